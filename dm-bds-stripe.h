@@ -1,0 +1,340 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * bds-stripe layout arithmetic.
+ *
+ * Pure C shared by the kernel target (dm-bds-stripe.c), the userspace
+ * tools and the unit tests, so that all of them place every sector by
+ * the very same code.  Nothing in here allocates, sleeps or touches a
+ * kernel object.
+ *
+ * Terms (see Documentation/bds-stripe.rst):
+ *   chunk     stripe unit, in 512-byte sectors
+ *   N         number of members (disks)
+ *   position  slot 0..N-1 within one stripe; stripe unit k of the volume
+ *             lands on position k mod N
+ *   order     maps each position to a member index (table order)
+ */
+#ifndef DM_BDS_STRIPE_H
+#define DM_BDS_STRIPE_H
+
+#ifdef __KERNEL__
+#include <linux/types.h>
+#include <linux/math64.h>
+#else
+#include <stdbool.h>
+#include <linux/types.h>
+typedef __u8 u8;
+typedef __u32 u32;
+typedef __u64 u64;
+#endif
+
+#define BDS_MAX_MEMBERS		128
+#define BDS_MAX_GROUPS		32
+/* The stripe unit must be a whole number of 4 KiB blocks. */
+#define BDS_CHUNK_ALIGN		8
+/* io_min, io_opt and chunk_sectors are 32-bit byte/sector counts. */
+#define BDS_MAX_IO_BYTES	0xffffffffULL
+
+enum bds_order_mode {
+	BDS_LAYOUT_INTERLEAVE = 0,	/* default: spread controllers */
+	BDS_LAYOUT_SEQUENTIAL = 1,	/* table order, as dm "striped" */
+};
+
+/* Reasons a geometry is refused; see bds_geom_error(). */
+enum bds_geom_err {
+	BDS_OK = 0,
+	BDS_ERR_CHUNK_ZERO,
+	BDS_ERR_CHUNK_ALIGN,
+	BDS_ERR_CHUNK_TOO_BIG,
+	BDS_ERR_NO_GROUPS,
+	BDS_ERR_TOO_MANY_GROUPS,
+	BDS_ERR_EMPTY_GROUP,
+	BDS_ERR_TOO_MANY_MEMBERS,
+	BDS_ERR_WIDTH_TOO_BIG,
+	BDS_ERR_BAD_MODE,
+};
+
+struct bds_layout {
+	u32 chunk;		/* stripe unit, sectors */
+	u32 nr_members;		/* N */
+	u32 nr_groups;
+	int chunk_shift;	/* log2(chunk), or -1 if not a power of 2 */
+	enum bds_order_mode mode;
+	u8 group_size[BDS_MAX_GROUPS];
+	u8 group_of[BDS_MAX_MEMBERS];	/* member -> group */
+	u8 order[BDS_MAX_MEMBERS];	/* position -> member */
+	u8 pos_of[BDS_MAX_MEMBERS];	/* member -> position */
+};
+
+static inline const char *bds_geom_error(enum bds_geom_err err)
+{
+	switch (err) {
+	case BDS_OK:
+		return "no error";
+	case BDS_ERR_CHUNK_ZERO:
+		return "Invalid chunk size: must be greater than 0";
+	case BDS_ERR_CHUNK_ALIGN:
+		return "Invalid chunk size: must be a multiple of 8 sectors (4 KiB)";
+	case BDS_ERR_CHUNK_TOO_BIG:
+		return "Invalid chunk size: stripe unit in bytes exceeds 32 bits";
+	case BDS_ERR_NO_GROUPS:
+		return "Invalid number of groups: must be at least 1";
+	case BDS_ERR_TOO_MANY_GROUPS:
+		return "Invalid number of groups: at most 32 are supported";
+	case BDS_ERR_EMPTY_GROUP:
+		return "Invalid group: #devs must be at least 1";
+	case BDS_ERR_TOO_MANY_MEMBERS:
+		return "Too many members: at most 128 are supported";
+	case BDS_ERR_WIDTH_TOO_BIG:
+		return "Stripe width too large: chunk x members in bytes exceeds 32 bits";
+	case BDS_ERR_BAD_MODE:
+		return "Invalid layout";
+	}
+	return "unknown error";
+}
+
+/* 64-by-32-bit division that 32-bit kernels can do too. */
+static inline u64 bds_div(u64 n, u32 d, u32 *rem)
+{
+#ifdef __KERNEL__
+	return div_u64_rem(n, d, rem);
+#else
+	*rem = (u32)(n % d);
+	return n / d;
+#endif
+}
+
+/* Split a volume-relative sector into stripe unit number and offset. */
+static inline u64 bds_chunk_of(const struct bds_layout *l, u64 sector,
+			       u32 *in_chunk)
+{
+	if (l->chunk_shift >= 0) {
+		*in_chunk = (u32)(sector & (l->chunk - 1));
+		return sector >> l->chunk_shift;
+	}
+	return bds_div(sector, l->chunk, in_chunk);
+}
+
+static inline u64 bds_chunk_start(const struct bds_layout *l, u64 chunk_nr)
+{
+	if (l->chunk_shift >= 0)
+		return chunk_nr << l->chunk_shift;
+	return chunk_nr * l->chunk;
+}
+
+/*
+ * Interleaved order: every group's j-th member (of n_g) is due by the
+ * time (j + 1) * N / n_g positions are filled and may not come before
+ * j * N / n_g of them are.  Filling the positions earliest-deadline
+ * first keeps every group's running count within one of its fair share
+ * at every prefix, hence within two on any window, and makes equal
+ * groups strictly round-robin (A0 B0 A1 B1 ...).  Ties go to the lower
+ * group, members of a group are taken in table order.
+ */
+static inline void bds_order_interleave(struct bds_layout *l)
+{
+	u32 next[BDS_MAX_GROUPS] = { 0 };
+	u32 first[BDS_MAX_GROUPS];
+	u32 n = l->nr_members;
+	u32 pos, g, best, m = 0;
+
+	for (g = 0; g < l->nr_groups; g++) {
+		first[g] = m;
+		m += l->group_size[g];
+	}
+
+	for (pos = 0; pos < n; pos++) {
+		best = l->nr_groups;
+		for (g = 0; g < l->nr_groups; g++) {
+			u32 j = next[g], ng = l->group_size[g];
+
+			if (j >= ng || (u64)j * n >= (u64)(pos + 1) * ng)
+				continue;	/* exhausted or not yet released */
+			/* deadline (j + 1) / ng, earlier wins */
+			if (best == l->nr_groups ||
+			    (u64)(j + 1) * l->group_size[best] <
+			    (u64)(next[best] + 1) * ng)
+				best = g;
+		}
+		/* Some group is always released: sum of next[] == pos. */
+		l->order[pos] = (u8)(first[best] + next[best]);
+		next[best]++;
+	}
+}
+
+/*
+ * Set up a layout from the stripe unit and the group sizes (members per
+ * controller, in table order).  Returns BDS_OK or the reason the
+ * geometry is refused.
+ */
+static inline enum bds_geom_err
+bds_layout_init(struct bds_layout *l, u64 chunk, const u32 *group_sizes,
+		u32 nr_groups, enum bds_order_mode mode)
+{
+	u32 g, i, m = 0;
+	u64 n = 0;
+
+	if (!chunk)
+		return BDS_ERR_CHUNK_ZERO;
+	if (chunk % BDS_CHUNK_ALIGN)
+		return BDS_ERR_CHUNK_ALIGN;
+	if (chunk > BDS_MAX_IO_BYTES >> 9)
+		return BDS_ERR_CHUNK_TOO_BIG;
+	if (!nr_groups)
+		return BDS_ERR_NO_GROUPS;
+	if (nr_groups > BDS_MAX_GROUPS)
+		return BDS_ERR_TOO_MANY_GROUPS;
+	for (g = 0; g < nr_groups; g++) {
+		if (!group_sizes[g])
+			return BDS_ERR_EMPTY_GROUP;
+		n += group_sizes[g];
+	}
+	if (n > BDS_MAX_MEMBERS)
+		return BDS_ERR_TOO_MANY_MEMBERS;
+	if ((chunk << 9) * n > BDS_MAX_IO_BYTES)
+		return BDS_ERR_WIDTH_TOO_BIG;
+	if (mode != BDS_LAYOUT_INTERLEAVE && mode != BDS_LAYOUT_SEQUENTIAL)
+		return BDS_ERR_BAD_MODE;
+
+	l->chunk = (u32)chunk;
+	l->nr_members = (u32)n;
+	l->nr_groups = nr_groups;
+	l->mode = mode;
+	l->chunk_shift = -1;
+	if (!(chunk & (chunk - 1))) {
+		l->chunk_shift = 0;
+		while ((1ULL << l->chunk_shift) < chunk)
+			l->chunk_shift++;
+	}
+	for (g = 0; g < nr_groups; g++) {
+		l->group_size[g] = (u8)group_sizes[g];
+		for (i = 0; i < group_sizes[g]; i++)
+			l->group_of[m++] = (u8)g;
+	}
+
+	if (mode == BDS_LAYOUT_SEQUENTIAL || nr_groups == 1) {
+		for (i = 0; i < n; i++)
+			l->order[i] = (u8)i;
+	} else {
+		bds_order_interleave(l);
+	}
+	for (i = 0; i < n; i++)
+		l->pos_of[l->order[i]] = (u8)i;
+	return BDS_OK;
+}
+
+/* Stripe width in sectors (fits 32 bits: checked at init). */
+static inline u32 bds_width(const struct bds_layout *l)
+{
+	return l->chunk * l->nr_members;
+}
+
+/*
+ * The volume length must be a whole number of stripes; each member then
+ * holds length / N sectors.  Returns false if it is not.
+ */
+static inline bool bds_member_len(const struct bds_layout *l, u64 len,
+				  u64 *member_len)
+{
+	u32 rem;
+	u64 stripes = bds_div(len, bds_width(l), &rem);
+
+	if (rem || !stripes)
+		return false;
+	*member_len = stripes * l->chunk;
+	return true;
+}
+
+/*
+ * Map a volume-relative sector to (member index, member-relative
+ * sector).  The member's start offset is added by the caller.
+ */
+static inline void bds_map_sector(const struct bds_layout *l, u64 sector,
+				  u32 *member, u64 *msector)
+{
+	u32 in_chunk, pos;
+	u64 chunk_nr = bds_chunk_of(l, sector, &in_chunk);
+	u64 stripe = bds_div(chunk_nr, l->nr_members, &pos);
+
+	*member = l->order[pos];
+	*msector = bds_chunk_start(l, stripe) + in_chunk;
+}
+
+/* The inverse of bds_map_sector(). */
+static inline u64 bds_unmap_sector(const struct bds_layout *l, u32 member,
+				   u64 msector)
+{
+	u32 in_chunk;
+	u64 stripe = bds_chunk_of(l, msector, &in_chunk);
+
+	return bds_chunk_start(l, stripe * l->nr_members + l->pos_of[member]) +
+	       in_chunk;
+}
+
+/* Sectors from @sector to the end of its stripe unit. */
+static inline u32 bds_chunk_left(const struct bds_layout *l, u64 sector)
+{
+	u32 in_chunk;
+
+	bds_chunk_of(l, sector, &in_chunk);
+	return l->chunk - in_chunk;
+}
+
+/*
+ * First member-relative sector of @member whose volume sector is at or
+ * after @sector (may be the member length, if none is).
+ */
+static inline u64 bds_member_lower(const struct bds_layout *l, u64 sector,
+				   u32 member)
+{
+	u32 in_chunk, pos, want = l->pos_of[member];
+	u64 chunk_nr = bds_chunk_of(l, sector, &in_chunk);
+	u64 stripe = bds_div(chunk_nr, l->nr_members, &pos);
+
+	if (pos < want)
+		return bds_chunk_start(l, stripe);
+	if (pos == want)
+		return bds_chunk_start(l, stripe) + in_chunk;
+	return bds_chunk_start(l, stripe + 1);
+}
+
+/*
+ * The part of the volume range [start, end) that lies on @member is one
+ * contiguous member-relative range [*mstart, *mend).  Returns false when
+ * the member holds none of it.  Used to split discards, write-zeroes and
+ * secure erases into one exact range per member.
+ */
+static inline bool bds_member_range(const struct bds_layout *l, u64 start,
+				    u64 end, u32 member, u64 *mstart,
+				    u64 *mend)
+{
+	*mstart = bds_member_lower(l, start, member);
+	*mend = bds_member_lower(l, end, member);
+	return *mstart < *mend;
+}
+
+/*
+ * Strict unsigned decimal: digits only, no sign, no blank, no leading
+ * "0x", no overflow.  The kernel and the tools accept the same words.
+ */
+static inline bool bds_parse_u64(const char *s, u64 *out)
+{
+	u64 v = 0;
+
+	if (!s || !*s)
+		return false;
+	for (; *s; s++) {
+		u32 d;
+
+		if (*s < '0' || *s > '9')
+			return false;
+		d = (u32)(*s - '0');
+		if (v > (~0ULL - d) / 10)
+			return false;
+		v = v * 10 + d;
+	}
+	*out = v;
+	return true;
+}
+
+#endif /* DM_BDS_STRIPE_H */
