@@ -1,0 +1,197 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# guest-lib.sh - helpers for test scripts running inside the test guest
+# (busybox ash; bash is also in the image).  Source it with
+#
+#	. /bds/guest-lib.sh
+#
+# Environment provided by the harness (from /bds/env):
+#   BDS_TEST         test name
+#   BDS_KSERIES      6.1 | 6.12
+#   BDS_KVER         uname -r of the guest kernel
+#   BDS_CTL_DISKS    disks per controller as configured, e.g. "2 2 1"
+#   BDS_MODULE       path of the module under test in the guest
+#                    (/lib/bds/dm-bds-stripe.ko) or empty when none was given
+#   DM_DISABLE_UDEV  1 (no udev in the guest)
+#
+# Exit codes understood by the harness: 0 pass, 1 fail, 77 skip.
+
+BDS_FAILS=0
+BDS_CHECKS=0
+
+# --- reporting --------------------------------------------------------------
+
+# log MSG: "bds: [uptime] MSG" on the console.
+log() {
+	read -r _up _ </proc/uptime
+	echo "bds: [$_up] $*"
+}
+
+# fail MSG: report and exit 1.
+fail() {
+	echo "bds: FAIL: $*"
+	exit 1
+}
+
+# die MSG: same as fail (for "cannot continue" situations).
+die() { fail "$@"; }
+
+# pass [MSG]: exit 0, unless a check() failed earlier.
+pass() {
+	if [ "$BDS_FAILS" -ne 0 ]; then
+		fail "$BDS_FAILS of $BDS_CHECKS checks failed"
+	fi
+	echo "bds: PASS${1:+: $*}"
+	exit 0
+}
+
+# skip MSG: exit 77 (reported as "ok ... # SKIP MSG").
+skip() {
+	echo "bds: SKIP: $*"
+	exit 77
+}
+
+# run CMD...: log the command, run it, fail the test if it fails.
+run() {
+	log "+ $*"
+	"$@" || fail "command failed ($?): $*"
+}
+
+# check DESC CMD...: run CMD, record success or failure, keep going.
+check() {
+	_desc=$1
+	shift
+	BDS_CHECKS=$((BDS_CHECKS + 1))
+	if "$@"; then
+		echo "bds: ok: $_desc"
+	else
+		BDS_FAILS=$((BDS_FAILS + 1))
+		echo "bds: not ok: $_desc"
+	fi
+}
+
+# expect_eq ACTUAL EXPECTED DESC: a check() on string equality.
+expect_eq() {
+	BDS_CHECKS=$((BDS_CHECKS + 1))
+	if [ "$1" = "$2" ]; then
+		echo "bds: ok: $3 ($1)"
+	else
+		BDS_FAILS=$((BDS_FAILS + 1))
+		echo "bds: not ok: $3: got '$1', expected '$2'"
+	fi
+}
+
+# --- topology ---------------------------------------------------------------
+
+# bds_controllers: number of controllers that have disks.
+bds_controllers() { cat /run/bds/controllers; }
+
+# bds_host C: SCSI host number of controller C.
+bds_host() { cat "/run/bds/c$1.host"; }
+
+# bds_members C: /dev/bds/cCdD of controller C, ordered by D (one per line).
+bds_members() {
+	for _m in /dev/bds/c"$1"d*; do
+		[ -e "$_m" ] && echo "${_m##*d}"
+	done | sort -n | sed "s|^|/dev/bds/c$1d|"
+}
+
+# bds_all_members: members of all controllers, controller-major order.
+bds_all_members() {
+	_n=$(bds_controllers)
+	_c=0
+	while [ "$_c" -lt "$_n" ]; do
+		bds_members "$_c"
+		_c=$((_c + 1))
+	done
+}
+
+# bds_interleaved: members ordered d0 of every controller, then d1, ... (so
+# consecutive stripes land on different controllers).
+bds_interleaved() {
+	for _m in $(bds_all_members); do
+		_d=${_m##*d}
+		_c=${_m##*/c}
+		_c=${_c%%d*}
+		echo "$_d $_c $_m"
+	done | sort -n -k1,1 -k2,2 | cut -d' ' -f3
+}
+
+# bds_dev PATH: kernel name (sdX, dm-N) of a block device node or symlink.
+bds_dev() {
+	_mm=$(stat -L -c '%t %T' "$1") || return 1
+	# shellcheck disable=SC2086
+	set -- $_mm
+	_p=$(readlink -f "/sys/dev/block/$((0x$1)):$((0x$2))") || return 1
+	echo "${_p##*/}"
+}
+
+# bds_majmin PATH: "major:minor" of a block device (for dm tables).
+bds_majmin() { cat "/sys/block/$(bds_dev "$1")/dev"; }
+
+# bds_size DEV: size in bytes.  bds_sectors DEV: size in 512-byte sectors.
+bds_size() { blockdev --getsize64 "$1"; }
+bds_sectors() { blockdev --getsz "$1"; }
+
+# bds_queue DEV ATTR: /sys/block/<dev>/queue/<attr>.
+bds_queue() { cat "/sys/block/$(bds_dev "$1")/queue/$2"; }
+
+# --- data ---------------------------------------------------------------------
+
+# bds_read DEV OFFSET LENGTH: raw bytes [OFFSET, OFFSET+LENGTH) to stdout
+# (O_DIRECT when both are multiples of 4096, so no page-cache aliasing).
+bds_read() {
+	if [ $(($2 % 4096)) -eq 0 ] && [ $(($3 % 4096)) -eq 0 ]; then
+		dd if="$1" bs=4096 skip=$(($2 / 4096)) count=$(($3 / 4096)) iflag=direct status=none
+	else
+		dd if="$1" bs=1M iflag=skip_bytes,count_bytes skip="$2" count="$3" status=none
+	fi
+}
+
+# bds_md5 DEV OFFSET LENGTH: md5 of a byte range.
+bds_md5() { bds_read "$@" | md5sum | cut -d' ' -f1; }
+
+# bds_write DEV OFFSET FILE: write FILE at byte OFFSET (direct I/O, fsync).
+bds_write() {
+	dd if="$3" of="$1" bs=1M oflag=seek_bytes,direct seek="$2" conv=fsync status=none 2>/dev/null ||
+		dd if="$3" of="$1" bs=1M oflag=seek_bytes seek="$2" conv=fsync status=none
+}
+
+# --- device-mapper ---------------------------------------------------------------
+
+# bds_load_module: insmod the module under test (fails the test if absent).
+bds_load_module() {
+	if [ -z "${BDS_MODULE:-}" ] || [ ! -e "$BDS_MODULE" ]; then
+		fail "no module under test (vm-run --module)"
+	fi
+	run insmod "$BDS_MODULE" "$@"
+}
+
+# bds_dm_create NAME TABLE: dmsetup create from a table string.
+bds_dm_create() {
+	log "dmsetup create $1: $2"
+	echo "$2" | dmsetup create "$1" || fail "dmsetup create $1 failed"
+	[ -b "/dev/mapper/$1" ] || fail "/dev/mapper/$1 missing"
+}
+
+# bds_dm_remove NAME: remove a dm device (retries while busy).
+bds_dm_remove() {
+	_i=0
+	while ! dmsetup remove "$1" 2>/dev/null; do
+		_i=$((_i + 1))
+		[ "$_i" -ge 20 ] && fail "dmsetup remove $1 failed"
+		sleep 0.2
+	done
+}
+
+# bds_dmesg_since MARK: kernel messages logged after a marker written with
+# bds_mark MARK.
+bds_mark() { echo "bds-mark: $1" >/dev/kmsg; }
+bds_dmesg_since() { dmesg | sed -n "/bds-mark: $1\$/,\$p" | sed 1d; }
+
+# Environment written by vm-run.
+# shellcheck disable=SC1091
+[ -r /bds/env ] && . /bds/env
+BDS_KVER=$(uname -r)
+export BDS_KVER
+export DM_DISABLE_UDEV=1

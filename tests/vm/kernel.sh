@@ -1,0 +1,309 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# kernel.sh <6.1|6.12> - fetch a Debian kernel (image + headers) into a cache
+# folder without installing anything on the host, and print shell-sourceable
+# variables describing it on stdout (progress goes to stderr).
+#
+#   6.1  : newest linux-image-amd64 6.1.* from bookworm (+ -updates/-security)
+#   6.12 : newest linux-image-amd64 6.12.* from bookworm-backports
+#
+# The packages come from a private apt configuration (own lists, cache and
+# sources) whose mirror URI is taken from the host's apt sources, so the host's
+# apt state is never touched.  Unpacked trees are keyed by the exact package
+# version and reused.
+#
+# Environment:
+#   BDS_CACHE          cache root (default ~/.cache/bds-stripe)
+#   BDS_APT_REFRESH    1: always run apt-get update on the private lists;
+#                      0: never (use what is there); default: when older than 12h
+#   BDS_DEBIAN_MIRROR  override the mirror URI found in the host's sources
+#   BDS_OFFLINE        1: do not touch the network, use the newest cached tree
+#
+# Output (stdout):
+#   KVER=...  VMLINUZ=...  MODDIR=...  KDIR=...  KMAKEFLAGS=...  KPKGVER=...
+#   KROOT=... KSERIES=...
+
+set -euo pipefail
+
+log() { printf 'kernel.sh: %s\n' "$*" >&2; }
+die() { log "error: $*"; exit 1; }
+
+SERIES=${1:-}
+case "$SERIES" in
+6.1) SUITE_RE='bookworm(-updates|-security)?' ;;
+6.12) SUITE_RE='bookworm-backports' ;;
+*) die "usage: $0 <6.1|6.12>" ;;
+esac
+
+CACHE=${BDS_CACHE:-$HOME/.cache/bds-stripe}
+APTDIR=$CACHE/apt
+KCACHE=$CACHE/kernels
+mkdir -p "$APTDIR" "$KCACHE"
+CACHE=$(cd "$CACHE" && pwd -P)
+APTDIR=$CACHE/apt
+KCACHE=$CACHE/kernels
+
+# Serialise concurrent invocations (apt lists and unpacking are shared).
+exec 9>"$CACHE/.kernel.lock"
+flock 9
+
+# ---------------------------------------------------------------------------
+# Mirror discovery: print "URI<TAB>suite" for every configured deb source.
+host_sources() {
+	local f
+	# deb822 *.sources files
+	for f in /etc/apt/sources.list.d/*.sources; do
+		[ -r "$f" ] || continue
+		awk '
+		function flush() {
+			if (types ~ /(^|[ \t])deb([ \t]|$)/ && enabled !~ /^[Nn][Oo]/) {
+				n = split(uris, u, /[ \t]+/); m = split(suites, s, /[ \t]+/)
+				for (i = 1; i <= n; i++) for (j = 1; j <= m; j++)
+					if (u[i] != "" && s[j] != "") print u[i] "\t" s[j]
+			}
+			types = ""; uris = ""; suites = ""; enabled = ""
+		}
+		/^[ \t]*#/ { next }
+		/^[ \t]*$/ { flush(); next }
+		/^[Tt]ypes:/   { sub(/^[^:]*:[ \t]*/, ""); types = $0; next }
+		/^URIs:/       { sub(/^[^:]*:[ \t]*/, ""); uris = $0; next }
+		/^[Ss]uites:/  { sub(/^[^:]*:[ \t]*/, ""); suites = $0; next }
+		/^[Ee]nabled:/ { sub(/^[^:]*:[ \t]*/, ""); enabled = $0; next }
+		END { flush() }' "$f"
+	done
+	# one-line format
+	for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
+		[ -r "$f" ] || continue
+		sed -e 's/#.*//' -e 's/\[[^]]*\]//' "$f" |
+			awk '$1 == "deb" && NF >= 3 { print $2 "\t" $3 }'
+	done
+}
+
+find_uri() { # $1 = suite
+	host_sources | awk -F '\t' -v s="$1" '$2 == s { print $1; exit }'
+}
+
+# ---------------------------------------------------------------------------
+# Private apt configuration.
+APTCONF=$APTDIR/apt.conf
+setup_apt() {
+	local main sec keyring opt
+	main=${BDS_DEBIAN_MIRROR:-$(find_uri bookworm)}
+	[ -n "$main" ] || die "no apt source serving suite 'bookworm' found in /etc/apt (set BDS_DEBIAN_MIRROR)"
+	main=${main%/}
+	sec=$(find_uri bookworm-security)
+	sec=${sec%/}
+	keyring=/usr/share/keyrings/debian-archive-keyring.gpg
+	opt=""
+	[ -r "$keyring" ] && opt="[signed-by=$keyring] "
+
+	mkdir -p "$APTDIR/state/lists/partial" "$APTDIR/cache/archives/partial" \
+		"$APTDIR/sources.list.d" "$APTDIR/preferences.d" "$APTDIR/apt.conf.d"
+	: >"$APTDIR/status.new"
+	[ -e "$APTDIR/status" ] || mv "$APTDIR/status.new" "$APTDIR/status"
+	rm -f "$APTDIR/status.new"
+	{
+		echo "deb ${opt}$main bookworm main"
+		echo "deb ${opt}$main bookworm-updates main"
+		echo "deb ${opt}$main bookworm-backports main"
+		[ -n "$sec" ] && echo "deb ${opt}$sec bookworm-security main"
+	} >"$APTDIR/sources.list.tmp"
+	if ! cmp -s "$APTDIR/sources.list.tmp" "$APTDIR/sources.list" 2>/dev/null; then
+		mv "$APTDIR/sources.list.tmp" "$APTDIR/sources.list"
+		rm -f "$APTDIR/state/.updated"
+	else
+		rm -f "$APTDIR/sources.list.tmp"
+	fi
+	cat >"$APTCONF" <<-EOF
+	Dir::State "$APTDIR/state";
+	Dir::State::lists "$APTDIR/state/lists";
+	Dir::State::status "$APTDIR/status";
+	Dir::Cache "$APTDIR/cache";
+	Dir::Cache::archives "$APTDIR/cache/archives";
+	Dir::Cache::pkgcache "";
+	Dir::Cache::srcpkgcache "";
+	Dir::Etc::sourcelist "$APTDIR/sources.list";
+	Dir::Etc::sourceparts "$APTDIR/sources.list.d";
+	Dir::Etc::preferences "$APTDIR/preferences";
+	Dir::Etc::preferencesparts "$APTDIR/preferences.d";
+	APT::Architecture "amd64";
+	APT::Architectures { "amd64"; };
+	Acquire::Check-Valid-Until "false";
+	Acquire::Languages "none";
+	APT::Sandbox::User "root";
+	#clear APT::Update::Post-Invoke;
+	#clear APT::Update::Post-Invoke-Success;
+	#clear DPkg::Post-Invoke;
+	#clear APT::Update::Pre-Invoke;
+	EOF
+}
+
+apt_q() { apt-cache -c "$APTCONF" -o Debug::NoLocking=1 "$@"; }
+
+update_lists() {
+	local stamp=$APTDIR/state/.updated refresh=${BDS_APT_REFRESH:-}
+	if [ "$refresh" != 1 ] && [ -e "$stamp" ]; then
+		[ "$refresh" = 0 ] && return 0
+		[ -z "$(find "$stamp" -mmin +720)" ] && return 0
+	fi
+	log "updating private apt lists (bookworm, -updates, -security, -backports)"
+	if apt-get -c "$APTCONF" -o Debug::NoLocking=1 -q update >&2; then
+		touch "$stamp"
+	else
+		[ -e "$stamp" ] || return 1
+		log "warning: apt-get update failed, using the old lists"
+	fi
+}
+
+# Newest version of a package whose version starts with the series and that
+# comes from a suite matching SUITE_RE.
+newest_version() { # $1 = package
+	local best="" v
+	while IFS= read -r v; do
+		if [ -z "$best" ] || dpkg --compare-versions "$v" gt "$best"; then
+			best=$v
+		fi
+	done < <(apt_q madison "$1" | awk -F ' *\\| *' -v ser="$SERIES" -v re="^($SUITE_RE)/" '
+		{ split($3, a, " ") }
+		index($2, ser ".") == 1 && a[2] ~ re { print $2 }')
+	printf '%s\n' "$best"
+}
+
+# Dependency of pkg=ver whose name matches an ERE (first one).
+dep_of() { # $1 = pkg, $2 = version, $3 = regex
+	apt_q show "$1=$2" 2>/dev/null | awk -v re="$3" '
+		/^Depends:/ {
+			sub(/^Depends:[ \t]*/, "")
+			n = split($0, d, /,[ \t]*/)
+			for (i = 1; i <= n; i++) {
+				split(d[i], alt, /[ \t]*\|[ \t]*/)
+				split(alt[1], w, /[ \t(]+/)
+				if (w[1] ~ re) { print w[1]; exit }
+			}
+			exit
+		}'
+}
+
+pkg_version() { # exact candidate version string of a concrete package = version of meta
+	apt_q show "$1=$2" 2>/dev/null | awk '/^Version:/ { print $2; exit }'
+}
+
+# ---------------------------------------------------------------------------
+# Fix-ups so the unpacked headers work as KDIR.
+fixup_tree() { # $1 = root
+	local root=$1 l t f
+	# absolute symlinks -> into the root
+	while IFS= read -r -d '' l; do
+		t=$(readlink "$l")
+		case "$t" in
+		/usr/src/* | /usr/lib/* | /lib/*) ln -sfn "$root$t" "$l" ;;
+		esac
+	done < <(find "$root" -type l -lname '/*' -print0)
+	# Makefiles (and friends) that include /usr/src/... or /usr/lib/linux-kbuild-...
+	for f in "$root"/usr/src/linux-headers-*/Makefile \
+		"$root"/usr/src/linux-headers-*/.kernelvariables; do
+		[ -f "$f" ] || continue
+		if grep -qE '(^|[^[:alnum:]_/])/usr/(src/linux-headers|lib/linux-kbuild)' "$f"; then
+			sed -i -E "s#(^|[^[:alnum:]_/])/usr/(src/linux-headers|lib/linux-kbuild)#\\1$root/usr/\\2#g" "$f"
+		fi
+	done
+}
+
+emit() { # $1 = root dir, $2 = package version
+	local root=$1 ver=$2 kver moddir kdir vmlinuz flags=""
+	# shellcheck disable=SC1091
+	. "$root/.bds-kernel.env"
+	kver=$KVER_
+	vmlinuz=$root/boot/vmlinuz-$kver
+	[ -e "$vmlinuz" ] || vmlinuz=$(find "$root" -name "vmlinuz-$kver" -print -quit)
+	moddir=$(find "$root/lib/modules" "$root/usr/lib/modules" -maxdepth 1 -name "$kver" -print -quit 2>/dev/null)
+	kdir=$root/usr/src/linux-headers-$kver
+	[ -f "$kdir/Makefile" ] || die "headers missing in $root"
+	if grep -q '^CONFIG_DEBUG_INFO_BTF_MODULES=y' "$kdir/.config"; then
+		# No vmlinux in a headers package: pahole could only print
+		# "Skipping BTF generation" per module.  Turn BTF for modules off.
+		flags="CONFIG_DEBUG_INFO_BTF_MODULES="
+	fi
+	printf 'KSERIES=%s\n' "$SERIES"
+	printf 'KPKGVER=%s\n' "$ver"
+	printf 'KVER=%s\n' "$kver"
+	printf 'KROOT=%s\n' "$root"
+	printf 'VMLINUZ=%s\n' "$vmlinuz"
+	printf 'MODDIR=%s\n' "$moddir"
+	printf 'KDIR=%s\n' "$kdir"
+	printf "KMAKEFLAGS='%s'\n" "$flags"
+}
+
+newest_cached() {
+	local d best="" bv="" v
+	for d in "$KCACHE/$SERIES"_*/; do
+		[ -e "$d/.complete" ] || continue
+		v=${d%/}; v=${v##*/"$SERIES"_}
+		if [ -z "$best" ] || dpkg --compare-versions "$v" gt "$bv"; then
+			best=${d%/}; bv=$v
+		fi
+	done
+	[ -n "$best" ] && printf '%s\t%s\n' "$best" "$bv"
+}
+
+# ---------------------------------------------------------------------------
+if [ "${BDS_OFFLINE:-0}" = 1 ]; then
+	c=$(newest_cached) || die "BDS_OFFLINE=1 and no cached $SERIES kernel"
+	emit "${c%%$'\t'*}" "${c#*$'\t'}"
+	exit 0
+fi
+
+setup_apt
+if ! update_lists; then
+	if c=$(newest_cached); then
+		log "warning: apt unavailable, using cached ${c#*$'\t'}"
+		emit "${c%%$'\t'*}" "${c#*$'\t'}"
+		exit 0
+	fi
+	die "apt-get update failed and nothing cached"
+fi
+
+META_VER=$(newest_version linux-image-amd64)
+[ -n "$META_VER" ] || die "no linux-image-amd64 $SERIES.* found in $SUITE_RE"
+ROOT=$KCACHE/${SERIES}_$META_VER
+if [ -e "$ROOT/.complete" ]; then
+	log "using cached $SERIES kernel $META_VER"
+	emit "$ROOT" "$META_VER"
+	exit 0
+fi
+
+IMG=$(dep_of linux-image-amd64 "$META_VER" '^linux-image-')
+HMETA_VER=$(newest_version linux-headers-amd64)
+[ "$HMETA_VER" = "$META_VER" ] || die "linux-headers-amd64 version $HMETA_VER != image $META_VER"
+HDR=$(dep_of linux-headers-amd64 "$META_VER" '^linux-headers-')
+if [ -z "$IMG" ] || [ -z "$HDR" ]; then
+	die "cannot resolve the ABI packages of $META_VER"
+fi
+COMMON=$(dep_of "$HDR" "$META_VER" '^linux-headers-.*-common$')
+KBUILD=$(dep_of "$HDR" "$META_VER" '^linux-kbuild-')
+if [ -z "$COMMON" ] || [ -z "$KBUILD" ]; then
+	die "cannot resolve -common / linux-kbuild for $HDR"
+fi
+log "$SERIES: $META_VER -> $IMG $HDR $COMMON $KBUILD"
+
+TMP=$(mktemp -d "$KCACHE/.tmp.XXXXXX")
+trap 'rm -rf "$TMP"' EXIT
+mkdir -p "$TMP/debs" "$TMP/root"
+(cd "$TMP/debs" && apt-get -c "$APTCONF" -o Debug::NoLocking=1 -q download \
+	"$IMG=$META_VER" "$HDR=$META_VER" "$COMMON=$META_VER" "$KBUILD=$META_VER" >&2)
+for deb in "$TMP"/debs/*.deb; do
+	log "unpacking ${deb##*/}"
+	dpkg -x "$deb" "$TMP/root"
+done
+KVER_=$(find "$TMP/root" -mindepth 3 -maxdepth 4 -type d -path '*/modules/*' -name '[0-9]*' -printf '%f\n' | head -n1)
+[ -n "$KVER_" ] || die "no lib/modules/<kver> in $IMG"
+rm -rf "$ROOT"
+mv "$TMP/root" "$ROOT"
+printf 'KVER_=%s\n' "$KVER_" >"$ROOT/.bds-kernel.env"
+fixup_tree "$ROOT"
+# The guest needs no docs / firmware metadata.
+rm -rf "$ROOT/usr/share/doc" "$ROOT/usr/share/lintian" "$ROOT/usr/share/bug"
+touch "$ROOT/.complete"
+log "cached $SERIES kernel $KVER_ in $ROOT"
+emit "$ROOT" "$META_VER"

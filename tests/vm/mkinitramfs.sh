@@ -1,0 +1,168 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# mkinitramfs.sh <6.1|6.12> - build (or reuse) the base initramfs for a kernel
+# and print its path on stdout.  Progress goes to stderr.
+#
+# The base cpio holds the host's own binaries (busybox-static, dmsetup, fio,
+# xfsprogs, mdadm, kmod, util-linux pieces) with their shared libraries, the
+# kernel modules the tests need (decompressed, with a depmod'ed guest module
+# tree) and tests/vm/guest-init as /init.  It is cached under
+# $BDS_CACHE/initramfs/, keyed by the kernel version and a hash of this script
+# and guest-init, so editing either rebuilds it.
+
+set -euo pipefail
+
+log() { printf 'mkinitramfs: %s\n' "$*" >&2; }
+die() { log "error: $*"; exit 1; }
+
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd -P)
+SERIES=${1:-}
+[ -n "$SERIES" ] || die "usage: $0 <6.1|6.12>"
+
+# Reuse the caller's kernel.sh output when it is for this series.
+if [ "${KSERIES:-}" != "$SERIES" ] || [ -z "${KVER:-}" ] || [ ! -d "${MODDIR:-}" ] ||
+	[ -z "${KROOT:-}" ]; then
+	KVER="" MODDIR="" KROOT=""
+	eval "$("$HERE/kernel.sh" "$SERIES")"
+fi
+if [ -z "$KVER" ] || [ ! -d "$MODDIR" ]; then
+	die "kernel.sh gave no module tree"
+fi
+
+CACHE=${BDS_CACHE:-$HOME/.cache/bds-stripe}
+OUTDIR=$CACHE/initramfs
+mkdir -p "$OUTDIR"
+KEY=$(cat "$HERE/mkinitramfs.sh" "$HERE/guest-init" | sha256sum | cut -c1-16)
+OUT=$OUTDIR/base-$KVER-$KEY.cpio
+if [ -s "$OUT" ]; then
+	printf '%s\n' "$OUT"
+	exit 0
+fi
+
+exec 9>"$OUTDIR/.lock"
+flock 9
+if [ -s "$OUT" ]; then
+	printf '%s\n' "$OUT"
+	exit 0
+fi
+
+log "building base initramfs for $KVER"
+ST=$(mktemp -d "$OUTDIR/.stage.XXXXXX")
+trap 'rm -rf "$ST"' EXIT
+
+# Programs copied from the host (absolute paths resolved via PATH).
+PROGS=(
+	dmsetup fio mkfs.xfs xfs_repair xfs_io xfs_db xfs_spaceman xfs_info
+	xfs_growfs xfs_admin mdadm kmod blkdiscard blockdev lsblk losetup
+	findmnt wipefs blkid bash dd
+)
+# Optional ones: copied when the host has them.
+OPT_PROGS=(sg_inq lsscsi)
+
+# Kernel modules (names as modprobe knows them; missing ones are skipped,
+# built-in ones need nothing).
+MODS=(
+	dm-mod dm-flakey dm-delay dm-zero dm-snapshot md-mod raid0 linear xfs
+	libcrc32c crc32c_generic crc32c-intel
+	virtio_pci virtio_scsi virtio_blk sd_mod scsi_mod scsi_debug
+	null_blk loop
+)
+
+mkdir -p "$ST"/{bin,sbin,usr/bin,usr/sbin,lib,lib64,usr/lib,etc,proc,sys,dev,tmp,run,mnt,root,var/tmp}
+mkdir -p "$ST/lib/modules/$KVER" "$ST/lib/bds" "$ST/bds"
+chmod 1777 "$ST/tmp" "$ST/var/tmp"
+
+copy_file() { # copy $1 (following symlinks) to the same path in the stage
+	local src=$1 dst=$ST$1
+	[ -e "$dst" ] && return 0
+	mkdir -p "$(dirname "$dst")"
+	cp -L "$src" "$dst"
+}
+
+copy_libs() { # shared libraries of an ELF file, via ldd
+	local lib
+	while IFS= read -r lib; do
+		[ -n "$lib" ] && copy_file "$lib"
+	done < <(ldd "$1" 2>/dev/null | awk '
+		/=> \// { print $3; next }
+		/^[ \t]*\// { print $1 }')
+}
+
+copy_prog() {
+	local p real
+	p=$(command -v "$1") || return 1
+	copy_file "$p"
+	real=$(readlink -f "$p")
+	# ldd prints nothing useful (and fails) for scripts: fine.
+	copy_libs "$real"
+}
+
+for p in "${PROGS[@]}"; do
+	copy_prog "$p" || die "host program '$p' not found"
+done
+for p in "${OPT_PROGS[@]}"; do
+	copy_prog "$p" || true
+done
+
+# kmod multi-call links (real kmod, not busybox's, for .ko handling / depmod).
+for p in insmod rmmod modprobe lsmod depmod modinfo; do
+	ln -sf /usr/bin/kmod "$ST/sbin/$p"
+done
+# busybox applets where no real program was copied.
+cp /bin/busybox "$ST/bin/busybox"
+while IFS= read -r a; do
+	a=/${a#/}
+	[ -e "$ST$a" ] || [ -L "$ST$a" ] && continue
+	[ -e "$ST/usr$a" ] || [ -e "$ST${a/\/usr/}" ] && continue
+	mkdir -p "$ST$(dirname "$a")"
+	ln -s /bin/busybox "$ST$a"
+done < <(/bin/busybox --list-full)
+[ -e "$ST/bin/sh" ] || ln -s busybox "$ST/bin/sh"
+
+# Kernel modules: resolve with modprobe --show-depends against the cached
+# tree (depmod'ed once), copy decompressed, then depmod the guest tree.
+if [ ! -e "$MODDIR/modules.dep" ]; then
+	log "depmod for the cached tree"
+	depmod -b "$KROOT" "$KVER"
+fi
+declare -A seen=()
+for m in "${MODS[@]}"; do
+	if ! out=$(modprobe -d "$KROOT" -S "$KVER" --show-depends "$m" 2>/dev/null); then
+		log "note: module $m not available for $KVER, skipped"
+		continue
+	fi
+	while read -r kind path _; do
+		[ "$kind" = insmod ] || continue
+		[ -n "${seen[$path]:-}" ] && continue
+		seen[$path]=1
+		rel=${path#"$MODDIR"/}
+		dst=$ST/lib/modules/$KVER/$rel
+		mkdir -p "$(dirname "$dst")"
+		case "$path" in
+		*.ko.xz) xz -dc "$path" >"${dst%.xz}" ;;
+		*.ko.zst) zstd -qdc "$path" >"${dst%.zst}" ;;
+		*.ko.gz) gzip -dc "$path" >"${dst%.gz}" ;;
+		*) cp "$path" "$dst" ;;
+		esac
+	done <<<"$out"
+done
+cp "$MODDIR"/modules.builtin "$MODDIR"/modules.builtin.modinfo "$MODDIR"/modules.order \
+	"$ST/lib/modules/$KVER/" 2>/dev/null || true
+depmod -b "$ST" "$KVER"
+
+# /init and a few config files.
+install -m 0755 "$HERE/guest-init" "$ST/init"
+printf 'root:x:0:0:root:/root:/bin/sh\n' >"$ST/etc/passwd"
+printf 'root:x:0:\ndisk:x:6:\n' >"$ST/etc/group"
+: >"$ST/etc/fstab"
+ln -sf /proc/mounts "$ST/etc/mtab"
+printf '%s\n' "$KVER" >"$ST/bds/kver"
+printf '%s\n' "$SERIES" >"$ST/bds/kseries"
+
+(cd "$ST" && find . -mindepth 1 | LC_ALL=C sort | cpio -o -H newc -R 0:0 --quiet) >"$OUT.tmp"
+mv "$OUT.tmp" "$OUT"
+# Drop stale images for this kernel.
+find "$OUTDIR" -maxdepth 1 -name "base-$KVER-*.cpio" ! -name "${OUT##*/}" -delete
+log "built $OUT ($(du -h "$OUT" | cut -f1))"
+printf '%s\n' "$OUT"
