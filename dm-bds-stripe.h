@@ -123,13 +123,14 @@ static inline u64 bds_chunk_start(const struct bds_layout *l, u64 chunk_nr)
 }
 
 /*
- * Interleaved order: every group's j-th member (of n_g) is due by the
- * time (j + 1) * N / n_g positions are filled and may not come before
- * j * N / n_g of them are.  Filling the positions earliest-deadline
- * first keeps every group's running count within one of its fair share
- * at every prefix, hence within two on any window, and makes equal
- * groups strictly round-robin (A0 B0 A1 B1 ...).  Ties go to the lower
- * group, members of a group are taken in table order.
+ * Interleaved order: the j-th member (from 0) of a group of n_g may take
+ * position p (from 0) once (p + 1) * n_g > j * N, and is due by the
+ * deadline (j + 1) / n_g (in units of N positions).  Filling positions
+ * earliest deadline first keeps every group's running count within one
+ * of its fair share at every prefix, hence within two on any window, and
+ * makes equal groups strictly round-robin (A0 B0 A1 B1 ...).  Ties go to
+ * the lower group, members of a group are taken in table order.  The
+ * order is the on-disk format: tests/unit pins it.
  */
 static inline void bds_order_interleave(struct bds_layout *l)
 {
