@@ -195,3 +195,6 @@ bds_dmesg_since() { dmesg | sed -n "/bds-mark: $1\$/,\$p" | sed 1d; }
 BDS_KVER=$(uname -r)
 export BDS_KVER
 export DM_DISABLE_UDEV=1
+# Programs given to vm-run with --exec.
+PATH=/bds/bin:$PATH
+export PATH
