@@ -33,30 +33,18 @@ bds_load_module
 say "dmsetup targets"
 dmsetup targets | grep -E 'bds-stripe|striped'
 
-# One group per controller, members in controller order.
 set -- $(bds_all_members)
 n=$#
-msz=$(bds_sectors "$1")
-len=$(( msz / CHUNK * CHUNK * n ))
-groups=""
-c=0
-while [ "$c" -lt "$nctl" ]; do
-	g=""
-	k=0
-	for m in $(bds_members "$c"); do
-		g="$g $(bds_majmin "$m") 0"
-		k=$((k + 1))
-	done
-	groups="$groups $k$g"
-	c=$((c + 1))
-done
 striped_members=""
 for m in "$@"; do
 	striped_members="$striped_members $(bds_majmin "$m") 0"
 done
 
-say "Creating the bds-stripe volume (64 KiB unit, $n disks, $nctl controllers)"
-bds_dm_create bds "0 $len bds-stripe $CHUNK $nctl$groups"
+say "tools/bds-stripe-table groups the disks by controller and creates the volume"
+run bds-stripe-table --chunk 64K --disk-mbps 20 --controller-mbps 40 \
+	--create bds "$@"
+len=$(bds_sectors /dev/mapper/bds)
+say "dmsetup table / status"
 dmsetup table bds
 dmsetup status bds
 echo "minimum_io_size=$(bds_queue /dev/mapper/bds minimum_io_size)" \
@@ -84,7 +72,7 @@ width=$((CHUNK * 512 * n))
 half=$((width / 2))
 say "Throughput, one stream, direct I/O (limit: 8 disks x min(20, 40/4) = 80 MB/s)"
 bds_dm_create striped "0 $len striped $n $CHUNK$striped_members"
-printf '%-44s %12s %12s\n' "pattern" "bds-stripe" "striped"
+printf '%-52s %12s %12s\n' "pattern" "bds-stripe" "striped"
 csv "pattern,bds_stripe_MBps,striped_MBps"
 for p in "randread $half $width random reads of 1/2 stripe width, stripe-aligned" \
 	 "read $width - sequential reads of 1 stripe width" \
@@ -95,7 +83,7 @@ for p in "randread $half $width random reads of 1/2 stripe width, stripe-aligned
 	[ "$al" = - ] && al=""
 	a=$(bw /dev/mapper/bds "$rw" "$bs" "$al")
 	b=$(bw /dev/mapper/striped "$rw" "$bs" "$al")
-	printf '%-44s %9s MB/s %7s MB/s\n' "$*" "$a" "$b"
+	printf '%-52s %7s MB/s %7s MB/s\n' "$*" "$a" "$b"
 	csv "$*,$a,$b"
 done
 echo "(striped is given the disks in controller order, as a user lists them:"
