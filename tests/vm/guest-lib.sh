@@ -184,6 +184,49 @@ bds_dm_remove() {
 	done
 }
 
+# bds_stripe_table CHUNK GROUP...: a bds-stripe table over whole members from
+# sector 0; each GROUP is a comma-separated list of member paths.  The
+# volume uses as much of the smallest member as is a whole number of chunks.
+bds_stripe_table() {
+	_chunk=$1
+	shift
+	_ng=$#
+	_n=0
+	_min=""
+	for _g in "$@"; do
+		for _m in $(echo "$_g" | tr , ' '); do
+			_n=$((_n + 1))
+			_s=$(bds_sectors "$_m") || return 1
+			if [ -z "$_min" ] || [ "$_s" -lt "$_min" ]; then
+				_min=$_s
+			fi
+		done
+	done
+	_t="0 $((_min / _chunk * _chunk * _n)) bds-stripe $_chunk $_ng"
+	for _g in "$@"; do
+		_cnt=0
+		_words=""
+		for _m in $(echo "$_g" | tr , ' '); do
+			_cnt=$((_cnt + 1))
+			_words="$_words $(bds_majmin "$_m") 0"
+		done
+		_t="$_t $_cnt$_words"
+	done
+	echo "$_t"
+}
+
+# bds_order_vars VOL: the order of a bds-stripe volume (status field 4) as
+# ORDER (comma-separated) and ORD_0..ORD_{N-1} (member at each position);
+# NPOS = number of positions.
+bds_order_vars() {
+	ORDER=$(dmsetup status "$1" | awk '{ print $7 }')
+	NPOS=0
+	for _x in $(echo "$ORDER" | tr , ' '); do
+		eval "ORD_$NPOS=$_x"
+		NPOS=$((NPOS + 1))
+	done
+}
+
 # bds_dmesg_since MARK: kernel messages logged after a marker written with
 # bds_mark MARK.
 bds_mark() { echo "bds-mark: $1" >/dev/kmsg; }

@@ -190,14 +190,9 @@ done
 expect_eq "$N" 5 "members"
 LEN=$((16 * CHUNK * N))
 bds_dm_create $V "0 $LEN bds-stripe $CHUNK $GROUPWORDS"
-ORDER=$(dmsetup status $V | awk '{ print $7 }')
+bds_order_vars $V
 log "order $ORDER"
-p=0
-for x in $(echo "$ORDER" | tr , ' '); do
-	eval "ORD_$p=$x"
-	p=$((p + 1))
-done
-expect_eq "$p" "$N" "positions in the order"
+expect_eq "$NPOS" "$N" "positions in the order"
 
 # 12 stripes of random data from sector 0.
 ROWS=12

@@ -33,36 +33,6 @@ DM=/dev/mapper/$VOL
 MNT=/mnt/fv
 JOB_MIB=16		# data per fio job
 
-# stripe_table CHUNK GROUP...: a bds-stripe table over whole members from
-# sector 0; each GROUP is a comma-separated list of member paths.
-stripe_table() {
-	_chunk=$1
-	shift
-	_ng=$#
-	_n=0
-	_min=""
-	for _g in "$@"; do
-		for _m in $(echo "$_g" | tr , ' '); do
-			_n=$((_n + 1))
-			_s=$(bds_sectors "$_m") || return 1
-			if [ -z "$_min" ] || [ "$_s" -lt "$_min" ]; then
-				_min=$_s
-			fi
-		done
-	done
-	_t="0 $((_min / _chunk * _chunk * _n)) bds-stripe $_chunk $_ng"
-	for _g in "$@"; do
-		_cnt=0
-		_words=""
-		for _m in $(echo "$_g" | tr , ' '); do
-			_cnt=$((_cnt + 1))
-			_words="$_words $(bds_majmin "$_m") 0"
-		done
-		_t="$_t $_cnt$_words"
-	done
-	echo "$_t"
-}
-
 # fio_verify NAME CHUNK NMEMBERS: concurrent write+verify jobs on $DM.
 fio_verify() {
 	_name=$1
@@ -176,7 +146,7 @@ set -- $(bds_members 0) $(bds_members 1) $(bds_members 2)
 a0=$1 a1=$2 b0=$3 b1=$4 c0=$5 c1=$6
 
 # --- 96 KiB x 5, groups 2+2+1 ------------------------------------------------
-bds_dm_create $VOL "$(stripe_table 192 "$a0,$a1" "$b0,$b1" "$c0")"
+bds_dm_create $VOL "$(bds_stripe_table 192 "$a0,$a1" "$b0,$b1" "$c0")"
 log "status: $(dmsetup status $VOL)"
 fio_verify "96K x 5" 192 5
 log "status: $(dmsetup status $VOL)"
@@ -216,7 +186,7 @@ bds_dm_remove $VOL
 check "96K volume removed" [ ! -e $DM ]
 
 # --- 64 KiB x 6, groups 2+2+2 ------------------------------------------------
-bds_dm_create $VOL "$(stripe_table 128 "$a0,$a1" "$b0,$b1" "$c0,$c1")"
+bds_dm_create $VOL "$(bds_stripe_table 128 "$a0,$a1" "$b0,$b1" "$c0,$c1")"
 log "status: $(dmsetup status $VOL)"
 fio_verify "64K x 6" 128 6
 log "status: $(dmsetup status $VOL)"

@@ -27,37 +27,6 @@ VOL=geom
 DM=/dev/mapper/$VOL
 MNT=/mnt/geom
 
-# stripe_table CHUNK GROUP...: a bds-stripe table over whole members from
-# sector 0; each GROUP is a comma-separated list of member paths.  The
-# volume uses as much of the smallest member as is a whole number of chunks.
-stripe_table() {
-	_chunk=$1
-	shift
-	_ng=$#
-	_n=0
-	_min=""
-	for _g in "$@"; do
-		for _m in $(echo "$_g" | tr , ' '); do
-			_n=$((_n + 1))
-			_s=$(bds_sectors "$_m") || return 1
-			if [ -z "$_min" ] || [ "$_s" -lt "$_min" ]; then
-				_min=$_s
-			fi
-		done
-	done
-	_t="0 $((_min / _chunk * _chunk * _n)) bds-stripe $_chunk $_ng"
-	for _g in "$@"; do
-		_cnt=0
-		_words=""
-		for _m in $(echo "$_g" | tr , ' '); do
-			_cnt=$((_cnt + 1))
-			_words="$_words $(bds_majmin "$_m") 0"
-		done
-		_t="$_t $_cnt$_words"
-	done
-	echo "$_t"
-}
-
 # sunit_swidth FILE: "SUNIT SWIDTH" of the data section of mkfs.xfs or
 # xfs_info output (the first sunit=/swidth= pair; the log's comes later).
 sunit_swidth() {
@@ -80,7 +49,7 @@ geometry() {
 	for _g in "$@"; do
 		_nm=$((_nm + $(echo "$_g" | tr , '\n' | wc -l)))
 	done
-	_table=$(stripe_table "$_ck" "$@") || fail "$_name: cannot build the table"
+	_table=$(bds_stripe_table "$_ck" "$@") || fail "$_name: cannot build the table"
 	bds_dm_create $VOL "$_table"
 	_len=$(bds_sectors $DM)
 	log "$_name: $(bds_dev $DM), $_len sectors, status: $(dmsetup status $VOL)"

@@ -149,14 +149,9 @@ while [ "$g" -lt 2 ] && [ $# -gt 0 ]; do
 	g=$((g + 1))
 done
 
-ORDER=$(dmsetup status $V | awk '{ print $7 }')
+bds_order_vars $V
 log "order $ORDER"
-p=0
-for x in $(echo "$ORDER" | tr , ' '); do
-	eval "ORD_$p=$x"
-	p=$((p + 1))
-done
-expect_eq "$p" "$N" "positions in the order"
+expect_eq "$NPOS" "$N" "positions in the order"
 expect_eq "$(counters)" "0 0 0 0 0 0 0 0" "counters start at zero"
 
 # --- stripe-aligned fio I/O ------------------------------------------------------------
