@@ -10,6 +10,13 @@
 #   make unit            userspace tests (layout arithmetic, table builder)
 #   make tools           build tools/bds-stripe-table
 #   make vm-check        the VM suite only (KERNELS="6.1 6.12" by default)
+#   make install         install the module for $(KDIR)'s kernel and the
+#                        tools (PREFIX=/usr/local; DESTDIR= to stage)
+#   make uninstall       remove what make install installed
+#   make dkms-install    register the sources with DKMS, build and install
+#   make dkms-remove     remove the module from DKMS and /usr/src
+#   make install-check   tests/install/: DKMS builds for 6.1 and 6.12 and
+#                        a staged make install (nothing installed on the host)
 #
 # Everything fetched (Debian kernels, checkpatch) is cached outside the
 # repository in $(BDS_CACHE).
@@ -57,9 +64,77 @@ lint: checkpatch build-all
 vm-check:
 	tests/vm/run-suite
 
-check: setup unit lint vm-check
+check: setup unit lint install-check vm-check
 
 demo: setup
 	tests/vm/demo/demo.sh
 
 .PHONY: all module tools clean setup unit checkpatch build-all lint vm-check check demo
+
+# ---------------------------------------------------------------------------
+# Installation.
+#
+# The kernel release comes from the build tree's utsrelease.h (Debian's 6.1
+# headers print the upstream version for "make kernelrelease", not the ABI
+# name under /lib/modules).  INSTALL_MOD_PATH defaults to DESTDIR; when
+# either is set, the files are only staged and depmod is left to whoever
+# installs the staged tree.
+PREFIX ?= /usr/local
+INSTALL_MOD_PATH ?= $(DESTDIR)
+INSTALL_MOD_DIR ?= extra
+DEPMOD ?= /sbin/depmod
+KVER ?= $(shell sed -n 's/^\#define UTS_RELEASE "\(.*\)"/\1/p' \
+	$(KDIR)/include/generated/utsrelease.h 2>/dev/null)
+
+# DKMS: the version is the target's .version in dm-bds-stripe.c.
+DKMS ?= dkms
+DKMS_NAME := bds-stripe
+DKMS_VERSION := $(shell sed -n 's/.*\.version = { *\([0-9]*\), *\([0-9]*\), *\([0-9]*\) *}.*/\1.\2.\3/p' dm-bds-stripe.c)
+DKMS_SRCTREE ?= /usr/src
+DKMS_FILES := dm-bds-stripe.c dm-bds-stripe.h Kbuild Makefile dkms.conf
+# Extra dkms options (e.g. -k <kver> --kernelsourcedir <dir>, --dkmstree).
+DKMS_FLAGS ?=
+
+check-kdir:
+	@test -n "$(KVER)" || { \
+		echo "no kernel build tree at $(KDIR) (set KDIR=)" >&2; exit 1; }
+
+install: check-kdir module tools
+	$(MAKE) -C $(KDIR) M=$(CURDIR) KERNELRELEASE=$(KVER) \
+		INSTALL_MOD_PATH=$(INSTALL_MOD_PATH) \
+		INSTALL_MOD_DIR=$(INSTALL_MOD_DIR) DEPMOD=true modules_install
+ifeq ($(INSTALL_MOD_PATH),)
+	$(DEPMOD) -a $(KVER)
+else
+	@echo "install: staged in $(INSTALL_MOD_PATH); run depmod -a $(KVER) on the target"
+endif
+	$(MAKE) -C tools install PREFIX=$(PREFIX) DESTDIR=$(DESTDIR)
+
+uninstall: check-kdir
+	rm -f $(INSTALL_MOD_PATH)/lib/modules/$(KVER)/$(INSTALL_MOD_DIR)/dm-bds-stripe.ko \
+		$(INSTALL_MOD_PATH)/lib/modules/$(KVER)/$(INSTALL_MOD_DIR)/dm-bds-stripe.ko.xz \
+		$(INSTALL_MOD_PATH)/lib/modules/$(KVER)/$(INSTALL_MOD_DIR)/dm-bds-stripe.ko.gz \
+		$(INSTALL_MOD_PATH)/lib/modules/$(KVER)/$(INSTALL_MOD_DIR)/dm-bds-stripe.ko.zst
+ifeq ($(INSTALL_MOD_PATH),)
+	$(DEPMOD) -a $(KVER)
+endif
+	$(MAKE) -C tools uninstall PREFIX=$(PREFIX) DESTDIR=$(DESTDIR)
+
+dkms-install:
+	@test "$(DKMS_VERSION)" = "$$(sed -n 's/^PACKAGE_VERSION="*\([^"]*\)"*/\1/p' dkms.conf)" || { \
+		echo "dkms.conf PACKAGE_VERSION != $(DKMS_VERSION)" >&2; exit 1; }
+	rm -rf $(DKMS_SRCTREE)/$(DKMS_NAME)-$(DKMS_VERSION)
+	install -d $(DKMS_SRCTREE)/$(DKMS_NAME)-$(DKMS_VERSION)
+	install -m 0644 $(DKMS_FILES) $(DKMS_SRCTREE)/$(DKMS_NAME)-$(DKMS_VERSION)/
+	$(DKMS) add -m $(DKMS_NAME) -v $(DKMS_VERSION) --sourcetree $(DKMS_SRCTREE) $(DKMS_FLAGS)
+	$(DKMS) build -m $(DKMS_NAME) -v $(DKMS_VERSION) --sourcetree $(DKMS_SRCTREE) $(DKMS_FLAGS)
+	$(DKMS) install -m $(DKMS_NAME) -v $(DKMS_VERSION) --sourcetree $(DKMS_SRCTREE) $(DKMS_FLAGS)
+
+dkms-remove:
+	-$(DKMS) remove -m $(DKMS_NAME) -v $(DKMS_VERSION) --all --sourcetree $(DKMS_SRCTREE) $(DKMS_FLAGS)
+	rm -rf $(DKMS_SRCTREE)/$(DKMS_NAME)-$(DKMS_VERSION)
+
+install-check:
+	tests/install/dkms-build.sh
+
+.PHONY: check-kdir install uninstall dkms-install dkms-remove install-check
