@@ -5,7 +5,8 @@
 #   make                 build dm-bds-stripe.ko for the running kernel
 #   make KDIR=<dir>      build against another kernel's headers (build tree)
 #   make check           unit tests, style checks, VM suite on 6.1 and 6.12
-#   make demo            the target at work in a QEMU guest
+#   make demo            the target at work in a QEMU guest, then a sweep
+#   make sweep           the sweep only: results/sweep/ (CSV, PNG plots)
 #   make lint            checkpatch --strict, sparse (C=2) and W=1 builds
 #   make unit            userspace tests (layout arithmetic, table builder)
 #   make tools           build tools/bds-stripe-table
@@ -68,8 +69,13 @@ check: setup unit lint install-check vm-check
 
 demo: setup
 	tests/vm/demo/demo.sh
+	tests/vm/sweep/run-sweep.sh
 
-.PHONY: all module tools clean setup unit checkpatch build-all lint vm-check check demo
+# The sweep alone: bds-stripe vs striped vs md raid0, CSV and plots.
+sweep: setup
+	tests/vm/sweep/run-sweep.sh
+
+.PHONY: all module tools clean setup unit checkpatch build-all lint vm-check check demo sweep
 
 # ---------------------------------------------------------------------------
 # Installation.
