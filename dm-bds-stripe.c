@@ -54,17 +54,6 @@ struct bds_ctx {
 	struct bds_member members[];
 };
 
-/* What the first pass over the table words found. */
-struct bds_args {
-	u64 chunk;
-	u32 nr_groups;
-	u32 group_size[BDS_MAX_GROUPS];
-	enum bds_order_mode mode;
-	bool mode_given;
-	unsigned int first_member;	/* argv index of the first member path */
-	unsigned int opt_start;		/* argv index of <#opt_args>, or argc */
-};
-
 /* Refuse a table: @msg is a static string, kept by dm for its log. */
 static int bds_refuse(char **error, const char *msg)
 {
@@ -79,95 +68,6 @@ static void bds_trigger_event(struct work_struct *work)
 	dm_table_event(sc->ti->table);
 }
 
-static int bds_parse_opt_args(struct bds_args *a, unsigned int argc,
-			      char **argv, char **error)
-{
-	unsigned int i = a->opt_start;
-	u64 nr;
-
-	if (i == argc)
-		return 0;
-	if (!bds_parse_u64(argv[i], &nr))
-		return bds_refuse(error,
-				  "Invalid number of optional arguments: not an unsigned decimal number");
-	if (nr > argc - i - 1)
-		return bds_refuse(error,
-				  "Not enough optional arguments: fewer words than <#opt_args> says");
-	if (nr < argc - i - 1)
-		return bds_refuse(error, "Unexpected words after the optional arguments");
-	for (i++; i < argc; i++) {
-		if (strcasecmp(argv[i], "layout"))
-			return bds_refuse(error,
-					  "Unknown optional argument: accepted is 'layout <interleave|sequential>'");
-		if (a->mode_given)
-			return bds_refuse(error, "Optional argument 'layout' given more than once");
-		if (++i == argc)
-			return bds_refuse(error,
-					  "Optional argument 'layout' needs a value: interleave or sequential");
-		if (!strcasecmp(argv[i], "interleave"))
-			a->mode = BDS_LAYOUT_INTERLEAVE;
-		else if (!strcasecmp(argv[i], "sequential"))
-			a->mode = BDS_LAYOUT_SEQUENTIAL;
-		else
-			return bds_refuse(error,
-					  "Invalid layout: accepted values are interleave and sequential");
-		a->mode_given = true;
-	}
-	return 0;
-}
-
-/*
- * First pass: check the shape of the table (numbers, counts against the
- * words present, optional arguments) without opening any device.
- */
-static int bds_parse_args(struct bds_args *a, unsigned int argc, char **argv,
-			  char **error)
-{
-	unsigned int i = 2, g, d, total = 0;
-	u64 nr, offset;
-
-	if (argc < 2)
-		return bds_refuse(error,
-				  "Not enough arguments: expected <chunk_sectors> <#groups> <group>...");
-	if (!bds_parse_u64(argv[0], &a->chunk))
-		return bds_refuse(error,
-				  "Invalid chunk size: not an unsigned decimal number of sectors");
-	if (!bds_parse_u64(argv[1], &nr))
-		return bds_refuse(error,
-				  "Invalid number of groups: not an unsigned decimal number");
-	if (!nr)
-		return bds_refuse(error, bds_geom_error(BDS_ERR_NO_GROUPS));
-	if (nr > BDS_MAX_GROUPS)
-		return bds_refuse(error, bds_geom_error(BDS_ERR_TOO_MANY_GROUPS));
-	a->nr_groups = nr;
-	a->first_member = i + 1;
-
-	for (g = 0; g < a->nr_groups; g++) {
-		if (i >= argc)
-			return bds_refuse(error,
-					  "Not enough arguments: fewer groups than <#groups> says");
-		if (!bds_parse_u64(argv[i], &nr))
-			return bds_refuse(error,
-					  "Invalid #devs of a group: not an unsigned decimal number");
-		if (!nr)
-			return bds_refuse(error, bds_geom_error(BDS_ERR_EMPTY_GROUP));
-		if (nr > BDS_MAX_MEMBERS - total)
-			return bds_refuse(error, bds_geom_error(BDS_ERR_TOO_MANY_MEMBERS));
-		if (nr * 2 > argc - i - 1)
-			return bds_refuse(error,
-					  "Not enough arguments: a group lists fewer members than its #devs says");
-		a->group_size[g] = nr;
-		total += nr;
-		for (i++, d = 0; d < nr; d++, i += 2) {
-			if (!bds_parse_u64(argv[i + 1], &offset))
-				return bds_refuse(error,
-						  "Invalid member offset: not an unsigned decimal number of sectors");
-		}
-	}
-	a->opt_start = i;
-	return bds_parse_opt_args(a, argc, argv, error);
-}
-
 /* Open member @m from its table words and check that it can serve. */
 static int bds_get_member(struct bds_ctx *sc, unsigned int m, char **words)
 {
@@ -178,7 +78,7 @@ static int bds_get_member(struct bds_ctx *sc, unsigned int m, char **words)
 	u64 offset;
 	int r;
 
-	/* Checked by bds_parse_args(); this cannot fail. */
+	/* Checked by bds_parse_table(); this cannot fail. */
 	if (!bds_parse_u64(words[1], &offset))
 		return -EINVAL;
 
@@ -231,17 +131,18 @@ static void bds_put_members(struct bds_ctx *sc, unsigned int count)
 
 static int bds_ctr(struct dm_target *ti, unsigned int argc, char **argv)
 {
-	struct bds_args args = { .mode = BDS_LAYOUT_INTERLEAVE };
+	struct bds_args args;
 	struct bds_layout layout;
 	enum bds_geom_err gerr;
+	const char *msg;
 	struct bds_ctx *sc;
 	unsigned int m, g, d, i;
 	u64 member_len;
 	int r;
 
-	r = bds_parse_args(&args, argc, argv, &ti->error);
-	if (r)
-		return r;
+	msg = bds_parse_table(&args, argc, argv);
+	if (msg)
+		return bds_refuse(&ti->error, msg);
 
 	gerr = bds_layout_init(&layout, args.chunk, args.group_size,
 			       args.nr_groups, args.mode);

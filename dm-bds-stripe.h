@@ -20,7 +20,10 @@
 #ifdef __KERNEL__
 #include <linux/types.h>
 #include <linux/math64.h>
+#include <linux/string.h>
 #else
+#include <stddef.h>
+#include <strings.h>
 #include <stdbool.h>
 #include <linux/types.h>
 typedef __u8 u8;
@@ -336,6 +339,106 @@ static inline bool bds_parse_u64(const char *s, u64 *out)
 	}
 	*out = v;
 	return true;
+}
+
+/* Refusal reasons too long to stand in the parser's lines. */
+#define BDS_MSG_OPT_UNKNOWN \
+	"Unknown optional argument: accepted is 'layout <interleave|sequential>'"
+#define BDS_MSG_GROUP_SHORT \
+	"Not enough arguments: a group lists fewer members than its #devs says"
+#define BDS_MSG_BAD_OFFSET \
+	"Invalid member offset: not an unsigned decimal number of sectors"
+
+/* What the first pass over a table's words found. */
+struct bds_args {
+	u64 chunk;
+	u32 nr_groups;
+	u32 group_size[BDS_MAX_GROUPS];
+	enum bds_order_mode mode;
+	bool mode_given;
+	unsigned int first_member;	/* argv index of the first member path */
+	unsigned int opt_start;		/* argv index of <#opt_args>, or argc */
+};
+
+/* <#opt_args> and its words, from argv[a->opt_start] on. */
+static inline const char *bds_parse_opt_args(struct bds_args *a,
+					     unsigned int argc, char **argv)
+{
+	unsigned int i = a->opt_start;
+	u64 nr;
+
+	if (i == argc)
+		return NULL;
+	if (!bds_parse_u64(argv[i], &nr))
+		return "Invalid number of optional arguments: not an unsigned decimal number";
+	if (nr > argc - i - 1)
+		return "Not enough optional arguments: fewer words than <#opt_args> says";
+	if (nr < argc - i - 1)
+		return "Unexpected words after the optional arguments";
+	for (i++; i < argc; i++) {
+		if (strcasecmp(argv[i], "layout"))
+			return BDS_MSG_OPT_UNKNOWN;
+		if (a->mode_given)
+			return "Optional argument 'layout' given more than once";
+		if (++i == argc)
+			return "Optional argument 'layout' needs a value: interleave or sequential";
+		if (!strcasecmp(argv[i], "interleave"))
+			a->mode = BDS_LAYOUT_INTERLEAVE;
+		else if (!strcasecmp(argv[i], "sequential"))
+			a->mode = BDS_LAYOUT_SEQUENTIAL;
+		else
+			return "Invalid layout: accepted values are interleave and sequential";
+		a->mode_given = true;
+	}
+	return NULL;
+}
+
+/*
+ * Check the shape of a table's words (numbers, counts against the words
+ * present, optional arguments) without opening any device: the first
+ * pass of the constructor.  Returns NULL, or the reason the table is
+ * refused (a static string, as dm's ti->error wants).
+ */
+static inline const char *bds_parse_table(struct bds_args *a,
+					  unsigned int argc, char **argv)
+{
+	unsigned int i = 2, g, d, total = 0;
+	u64 nr, offset;
+
+	*a = (struct bds_args){ .mode = BDS_LAYOUT_INTERLEAVE };
+	if (argc < 2)
+		return "Not enough arguments: expected <chunk_sectors> <#groups> <group>...";
+	if (!bds_parse_u64(argv[0], &a->chunk))
+		return "Invalid chunk size: not an unsigned decimal number of sectors";
+	if (!bds_parse_u64(argv[1], &nr))
+		return "Invalid number of groups: not an unsigned decimal number";
+	if (!nr)
+		return bds_geom_error(BDS_ERR_NO_GROUPS);
+	if (nr > BDS_MAX_GROUPS)
+		return bds_geom_error(BDS_ERR_TOO_MANY_GROUPS);
+	a->nr_groups = (u32)nr;
+	a->first_member = i + 1;
+
+	for (g = 0; g < a->nr_groups; g++) {
+		if (i >= argc)
+			return "Not enough arguments: fewer groups than <#groups> says";
+		if (!bds_parse_u64(argv[i], &nr))
+			return "Invalid #devs of a group: not an unsigned decimal number";
+		if (!nr)
+			return bds_geom_error(BDS_ERR_EMPTY_GROUP);
+		if (nr > BDS_MAX_MEMBERS - total)
+			return bds_geom_error(BDS_ERR_TOO_MANY_MEMBERS);
+		if (nr * 2 > argc - i - 1)
+			return BDS_MSG_GROUP_SHORT;
+		a->group_size[g] = (u32)nr;
+		total += (u32)nr;
+		for (i++, d = 0; d < nr; d++, i += 2) {
+			if (!bds_parse_u64(argv[i + 1], &offset))
+				return BDS_MSG_BAD_OFFSET;
+		}
+	}
+	a->opt_start = i;
+	return bds_parse_opt_args(a, argc, argv);
 }
 
 #endif /* DM_BDS_STRIPE_H */
