@@ -8,7 +8,9 @@
 #   make demo            the target at work in a QEMU guest, then a sweep
 #   make sweep           the sweep only: results/sweep/ (CSV, PNG plots)
 #   make lint            checkpatch --strict, sparse (C=2) and W=1 builds
-#   make unit            userspace tests (layout arithmetic, table builder)
+#   make unit            userspace tests (layout arithmetic, table builder,
+#                        fuzz corpus replay)
+#   make fuzz            libFuzzer on the parser and layout (FUZZ_SECONDS=60)
 #   make tools           build tools/bds-stripe-table
 #   make vm-check        the VM suite only (KERNELS="6.1 6.12" by default)
 #   make install         install the module for $(KDIR)'s kernel and the
@@ -39,6 +41,7 @@ clean:
 		rm -f *.o *.ko *.mod *.mod.c .*.cmd modules.order Module.symvers
 	$(MAKE) -C tests/unit clean
 	$(MAKE) -C tests/tools-unit clean
+	$(MAKE) -C tests/fuzz clean
 	$(MAKE) -C tools clean
 
 tools:
@@ -47,6 +50,15 @@ tools:
 unit:
 	$(MAKE) -C tests/unit check
 	$(MAKE) -C tests/tools-unit check
+	$(MAKE) -C tests/fuzz replay
+
+# libFuzzer over the table parser and layout code (tests/fuzz/); the
+# smoke run is part of make check, FUZZ_SECONDS sets a longer one.
+fuzz-smoke:
+	$(MAKE) -C tests/fuzz smoke
+
+fuzz:
+	$(MAKE) -C tests/fuzz fuzz
 
 # checkpatch.pl comes from Debian's linux-source-6.1 package.
 checkpatch:
@@ -65,7 +77,7 @@ lint: checkpatch build-all
 vm-check:
 	tests/vm/run-suite
 
-check: setup unit lint install-check vm-check
+check: setup unit fuzz-smoke lint install-check vm-check
 
 demo: setup
 	tests/vm/demo/demo.sh
@@ -75,7 +87,7 @@ demo: setup
 sweep: setup
 	tests/vm/sweep/run-sweep.sh
 
-.PHONY: all module tools clean setup unit checkpatch build-all lint vm-check check demo sweep
+.PHONY: all module tools clean setup unit fuzz fuzz-smoke checkpatch build-all lint vm-check check demo sweep
 
 # ---------------------------------------------------------------------------
 # Installation.
