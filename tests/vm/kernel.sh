@@ -1,12 +1,15 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# kernel.sh <6.1|6.12> - fetch a Debian kernel (image + headers) into a cache
+# kernel.sh <6.1|6.12|7.2> - fetch a Debian kernel (image + headers) into a cache
 # folder without installing anything on the host, and print shell-sourceable
 # variables describing it on stdout (progress goes to stderr).
 #
 #   6.1  : newest linux-image-amd64 6.1.* from bookworm (+ -updates/-security)
 #   6.12 : newest linux-image-amd64 6.12.* from bookworm-backports
+#   7.2  : linux-image-amd64 7.2.* from sid ("7" or "sid": any 7.x), built
+#          in a debootstrap'ed sid root; see kernel-sid.sh (also prints
+#          BUILD_ROOT and BUILD_KDIR, for tests/vm/kbuild-root)
 #
 # The packages come from a private apt configuration (own lists, cache and
 # sources) whose mirror URI is taken from the host's apt sources, so the host's
@@ -33,7 +36,8 @@ SERIES=${1:-}
 case "$SERIES" in
 6.1) SUITE_RE='bookworm(-updates|-security)?' ;;
 6.12) SUITE_RE='bookworm-backports' ;;
-*) die "usage: $0 <6.1|6.12>" ;;
+7 | 7.* | sid) SUITE_RE='sid' ;;
+*) die "usage: $0 <6.1|6.12|7.2|sid>" ;;
 esac
 
 CACHE=${BDS_CACHE:-$HOME/.cache/bds-stripe}
@@ -83,6 +87,13 @@ host_sources() {
 find_uri() { # $1 = suite
 	host_sources | awk -F '\t' -v s="$1" '$2 == s { print $1; exit }'
 }
+
+if [ "$SUITE_RE" = sid ]; then
+	# shellcheck source=kernel-sid.sh
+	. "$(dirname "${BASH_SOURCE[0]}")/kernel-sid.sh"
+	sid_main
+	exit 0
+fi
 
 # ---------------------------------------------------------------------------
 # Private apt configuration.
