@@ -4,7 +4,7 @@
 #
 #   make                 build dm-bds-stripe.ko for the running kernel
 #   make KDIR=<dir>      build against another kernel's headers (build tree)
-#   make check           unit tests, style checks, VM suite on 6.1 and 6.12
+#   make check           unit tests, style checks, VM suite on 6.1, 6.12, 7.2
 #   make demo            the target at work in a QEMU guest, then a sweep
 #   make sweep           the sweep only: results/sweep/ (CSV, PNG plots)
 #   make lint            checkpatch --strict, sparse (C=2) and W=1 builds
@@ -12,7 +12,7 @@
 #                        fuzz corpus replay)
 #   make fuzz            libFuzzer on the parser and layout (FUZZ_SECONDS=60)
 #   make tools           build tools/bds-stripe-table
-#   make vm-check        the VM suite only (KERNELS="6.1 6.12" by default)
+#   make vm-check        the VM suite only (KERNELS="6.1 6.12 7.2" by default)
 #   make install         install the module for $(KDIR)'s kernel and the
 #                        tools (PREFIX=/usr/local; DESTDIR= to stage)
 #   make uninstall       remove what make install installed
@@ -25,7 +25,7 @@
 # repository in $(BDS_CACHE).
 
 KDIR ?= /lib/modules/$(shell uname -r)/build
-KERNELS ?= 6.1 6.12
+KERNELS ?= 6.1 6.12 7.2
 BDS_CACHE ?= $(HOME)/.cache/bds-stripe
 export BDS_CACHE KERNELS
 
