@@ -35,34 +35,7 @@ sid_mirror() {
 sid_setup_apt() {
 	local mirror=$1 opt=""
 	[ -r "$SID_KEYRING" ] && opt="[signed-by=$SID_KEYRING] "
-	mkdir -p "$SID_APTDIR/state/lists/partial" "$SID_APTDIR/cache/archives/partial" \
-		"$SID_APTDIR/sources.list.d" "$SID_APTDIR/preferences.d"
-	[ -e "$SID_APTDIR/status" ] || : >"$SID_APTDIR/status"
-	echo "deb ${opt}$mirror sid main" >"$SID_APTDIR/sources.list.tmp"
-	if ! cmp -s "$SID_APTDIR/sources.list.tmp" "$SID_APTDIR/sources.list" 2>/dev/null; then
-		mv "$SID_APTDIR/sources.list.tmp" "$SID_APTDIR/sources.list"
-		rm -f "$SID_APTDIR/state/.updated"
-	else
-		rm -f "$SID_APTDIR/sources.list.tmp"
-	fi
-	cat >"$SID_APTCONF" <<-EOF
-	Dir::State "$SID_APTDIR/state";
-	Dir::State::lists "$SID_APTDIR/state/lists";
-	Dir::State::status "$SID_APTDIR/status";
-	Dir::Cache "$SID_APTDIR/cache";
-	Dir::Cache::archives "$SID_APTDIR/cache/archives";
-	Dir::Cache::pkgcache "";
-	Dir::Cache::srcpkgcache "";
-	Dir::Etc::sourcelist "$SID_APTDIR/sources.list";
-	Dir::Etc::sourceparts "$SID_APTDIR/sources.list.d";
-	Dir::Etc::preferences "$SID_APTDIR/preferences";
-	Dir::Etc::preferencesparts "$SID_APTDIR/preferences.d";
-	APT::Architecture "amd64";
-	APT::Architectures { "amd64"; };
-	Acquire::Check-Valid-Until "false";
-	Acquire::Languages "none";
-	APT::Sandbox::User "root";
-	EOF
+	private_apt "$SID_APTDIR" "deb ${opt}$mirror sid main"
 }
 
 sid_apt() { apt-get -c "$SID_APTCONF" -o Debug::NoLocking=1 -q "$@"; }

@@ -88,6 +88,46 @@ find_uri() { # $1 = suite
 	host_sources | awk -F '\t' -v s="$1" '$2 == s { print $1; exit }'
 }
 
+# private_apt DIR SOURCES: an apt configuration of its own in DIR (lists,
+# cache, status and DIR/apt.conf) whose only sources are the lines SOURCES,
+# so that the host's apt state is never touched.  New sources forget the
+# lists fetched for the old ones.
+private_apt() {
+	local dir=$1
+	mkdir -p "$dir/state/lists/partial" "$dir/cache/archives/partial" \
+		"$dir/sources.list.d" "$dir/preferences.d" "$dir/apt.conf.d"
+	[ -e "$dir/status" ] || : >"$dir/status"
+	printf '%s\n' "$2" >"$dir/sources.list.tmp"
+	if ! cmp -s "$dir/sources.list.tmp" "$dir/sources.list" 2>/dev/null; then
+		mv "$dir/sources.list.tmp" "$dir/sources.list"
+		rm -f "$dir/state/.updated"
+	else
+		rm -f "$dir/sources.list.tmp"
+	fi
+	cat >"$dir/apt.conf" <<-EOF
+	Dir::State "$dir/state";
+	Dir::State::lists "$dir/state/lists";
+	Dir::State::status "$dir/status";
+	Dir::Cache "$dir/cache";
+	Dir::Cache::archives "$dir/cache/archives";
+	Dir::Cache::pkgcache "";
+	Dir::Cache::srcpkgcache "";
+	Dir::Etc::sourcelist "$dir/sources.list";
+	Dir::Etc::sourceparts "$dir/sources.list.d";
+	Dir::Etc::preferences "$dir/preferences";
+	Dir::Etc::preferencesparts "$dir/preferences.d";
+	APT::Architecture "amd64";
+	APT::Architectures { "amd64"; };
+	Acquire::Check-Valid-Until "false";
+	Acquire::Languages "none";
+	APT::Sandbox::User "root";
+	#clear APT::Update::Post-Invoke;
+	#clear APT::Update::Post-Invoke-Success;
+	#clear DPkg::Post-Invoke;
+	#clear APT::Update::Pre-Invoke;
+	EOF
+}
+
 if [ "$SUITE_RE" = sid ]; then
 	# shellcheck source=kernel-sid.sh
 	. "$(dirname "${BASH_SOURCE[0]}")/kernel-sid.sh"
@@ -109,45 +149,12 @@ setup_apt() {
 	opt=""
 	[ -r "$keyring" ] && opt="[signed-by=$keyring] "
 
-	mkdir -p "$APTDIR/state/lists/partial" "$APTDIR/cache/archives/partial" \
-		"$APTDIR/sources.list.d" "$APTDIR/preferences.d" "$APTDIR/apt.conf.d"
-	: >"$APTDIR/status.new"
-	[ -e "$APTDIR/status" ] || mv "$APTDIR/status.new" "$APTDIR/status"
-	rm -f "$APTDIR/status.new"
-	{
+	private_apt "$APTDIR" "$(
 		echo "deb ${opt}$main bookworm main"
 		echo "deb ${opt}$main bookworm-updates main"
 		echo "deb ${opt}$main bookworm-backports main"
 		[ -n "$sec" ] && echo "deb ${opt}$sec bookworm-security main"
-	} >"$APTDIR/sources.list.tmp"
-	if ! cmp -s "$APTDIR/sources.list.tmp" "$APTDIR/sources.list" 2>/dev/null; then
-		mv "$APTDIR/sources.list.tmp" "$APTDIR/sources.list"
-		rm -f "$APTDIR/state/.updated"
-	else
-		rm -f "$APTDIR/sources.list.tmp"
-	fi
-	cat >"$APTCONF" <<-EOF
-	Dir::State "$APTDIR/state";
-	Dir::State::lists "$APTDIR/state/lists";
-	Dir::State::status "$APTDIR/status";
-	Dir::Cache "$APTDIR/cache";
-	Dir::Cache::archives "$APTDIR/cache/archives";
-	Dir::Cache::pkgcache "";
-	Dir::Cache::srcpkgcache "";
-	Dir::Etc::sourcelist "$APTDIR/sources.list";
-	Dir::Etc::sourceparts "$APTDIR/sources.list.d";
-	Dir::Etc::preferences "$APTDIR/preferences";
-	Dir::Etc::preferencesparts "$APTDIR/preferences.d";
-	APT::Architecture "amd64";
-	APT::Architectures { "amd64"; };
-	Acquire::Check-Valid-Until "false";
-	Acquire::Languages "none";
-	APT::Sandbox::User "root";
-	#clear APT::Update::Post-Invoke;
-	#clear APT::Update::Post-Invoke-Success;
-	#clear DPkg::Post-Invoke;
-	#clear APT::Update::Pre-Invoke;
-	EOF
+	)"
 }
 
 apt_q() { apt-cache -c "$APTCONF" -o Debug::NoLocking=1 "$@"; }
