@@ -3,8 +3,10 @@
 #
 # dkms-build.sh - installation tests, run by "make install-check".
 #
-# For each kernel in $KERNELS (default "6.1 6.12"; Debian headers unpacked in
-# the cache by tests/vm/kernel.sh, never installed):
+# For each kernel in $BDS_DKMS_KERNELS (default "6.1 6.12": the kernels whose
+# headers build with this host's compiler; 7.x needs sid's, which only its
+# build root has.  Debian headers unpacked in the cache by tests/vm/kernel.sh,
+# never installed):
 #
 #   dkms      "make dkms-install" / dkms build + install with every DKMS tree
 #             (--sourcetree, --dkmstree, --installtree) and the signing key
@@ -106,7 +108,7 @@ export mok_signing_key=$tmp/mok.key mok_certificate=$tmp/mok.pub
 treeargs=(--dkmstree "$dkmstree" --installtree "$insttree" --no-depmod)
 added=0
 
-for series in ${KERNELS:-6.1 6.12}; do
+for series in ${BDS_DKMS_KERNELS:-6.1 6.12}; do
 	if ! vars=$("$top/tests/vm/kernel.sh" "$series" 2>"$log/kernel-$series"); then
 		sed 's/^/# /' "$log/kernel-$series"
 		ok 1 "$series: kernel headers (tests/vm/kernel.sh)"
