@@ -41,21 +41,6 @@ sid_setup_apt() {
 sid_apt() { apt-get -c "$SID_APTCONF" -o Debug::NoLocking=1 -q "$@"; }
 sid_cache() { apt-cache -c "$SID_APTCONF" -o Debug::NoLocking=1 "$@"; }
 
-sid_update() {
-	local stamp=$SID_APTDIR/state/.updated refresh=${BDS_APT_REFRESH:-}
-	if [ "$refresh" != 1 ] && [ -e "$stamp" ]; then
-		[ "$refresh" = 0 ] && return 0
-		[ -z "$(find "$stamp" -mmin +720)" ] && return 0
-	fi
-	log "updating private apt lists (sid)"
-	if sid_apt update >&2; then
-		touch "$stamp"
-	else
-		[ -e "$stamp" ] || return 1
-		log "warning: apt-get update failed, using the old sid lists"
-	fi
-}
-
 # Names of the Depends of pkg (first alternative of each), one a line.
 sid_deps() { # $1 = package
 	sid_cache show "$1" 2>/dev/null | awk '
@@ -230,7 +215,7 @@ sid_main() {
 	fi
 	mirror=$(sid_mirror)
 	sid_setup_apt "$mirror"
-	if ! sid_update; then
+	if ! update_lists "$SID_APTDIR" "$SID_APTCONF" sid; then
 		if v=$(sid_newest_cached); then
 			log "warning: apt unavailable, using cached $v"
 			sid_emit "$v"

@@ -128,6 +128,24 @@ private_apt() {
 	EOF
 }
 
+# update_lists DIR CONF WHAT: refresh the private apt lists in DIR (with
+# apt.conf CONF) when older than 12 h or BDS_APT_REFRESH=1; never with
+# BDS_APT_REFRESH=0; on failure keep the old lists if there are any.
+update_lists() {
+	local stamp=$1/state/.updated refresh=${BDS_APT_REFRESH:-}
+	if [ "$refresh" != 1 ] && [ -e "$stamp" ]; then
+		[ "$refresh" = 0 ] && return 0
+		[ -z "$(find "$stamp" -mmin +720)" ] && return 0
+	fi
+	log "updating private apt lists ($3)"
+	if apt-get -c "$2" -o Debug::NoLocking=1 -q update >&2; then
+		touch "$stamp"
+	else
+		[ -e "$stamp" ] || return 1
+		log "warning: apt-get update failed, using the old $3 lists"
+	fi
+}
+
 if [ "$SUITE_RE" = sid ]; then
 	# shellcheck source=kernel-sid.sh
 	. "$(dirname "${BASH_SOURCE[0]}")/kernel-sid.sh"
@@ -159,20 +177,6 @@ setup_apt() {
 
 apt_q() { apt-cache -c "$APTCONF" -o Debug::NoLocking=1 "$@"; }
 
-update_lists() {
-	local stamp=$APTDIR/state/.updated refresh=${BDS_APT_REFRESH:-}
-	if [ "$refresh" != 1 ] && [ -e "$stamp" ]; then
-		[ "$refresh" = 0 ] && return 0
-		[ -z "$(find "$stamp" -mmin +720)" ] && return 0
-	fi
-	log "updating private apt lists (bookworm, -updates, -security, -backports)"
-	if apt-get -c "$APTCONF" -o Debug::NoLocking=1 -q update >&2; then
-		touch "$stamp"
-	else
-		[ -e "$stamp" ] || return 1
-		log "warning: apt-get update failed, using the old lists"
-	fi
-}
 
 # Newest version of a package whose version starts with the series and that
 # comes from a suite matching SUITE_RE.
@@ -273,7 +277,7 @@ if [ "${BDS_OFFLINE:-0}" = 1 ]; then
 fi
 
 setup_apt
-if ! update_lists; then
+if ! update_lists "$APTDIR" "$APTCONF" "bookworm, -updates, -security, -backports"; then
 	if c=$(newest_cached); then
 		log "warning: apt unavailable, using cached ${c#*$'\t'}"
 		emit "${c%%$'\t'*}" "${c#*$'\t'}"
