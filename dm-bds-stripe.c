@@ -25,11 +25,26 @@
 #define BDS_ERROR_EVENTS	15
 
 /*
- * Compatibility with older kernels goes here, and only here.  The target
- * currently needs none: every interface it uses is the same in 6.1 and
- * 6.12 (io_min/io_opt/chunk_sectors are plain queue_limits fields there,
- * and dm_table_get_mode() hides the fmode_t -> blk_mode_t change of 6.5).
+ * Compatibility with older kernels goes here, and only here.  Most
+ * interfaces the target uses are the same from 6.1 on (io_min, io_opt and
+ * chunk_sectors are plain queue_limits fields, dm_table_get_mode() hides
+ * the fmode_t -> blk_mode_t change of 6.5).  What differs is which
+ * per-bio hints a bio carries, and a member piece must keep them.  Kbuild
+ * probes the headers for them:
+ *   BDS_HAVE_BI_WRITE_HINT: 6.9, "block, fs: restore the per-bio/request
+ *     data lifetime fields", brought back bio->bi_write_hint;
+ *   BDS_HAVE_BI_WRITE_STREAM: 6.16, "block: add a bi_write_stream field".
  */
+static inline void bds_copy_hints(struct bio *to, const struct bio *from)
+{
+	to->bi_ioprio = from->bi_ioprio;
+#ifdef BDS_HAVE_BI_WRITE_HINT
+	to->bi_write_hint = from->bi_write_hint;
+#endif
+#ifdef BDS_HAVE_BI_WRITE_STREAM
+	to->bi_write_stream = from->bi_write_stream;
+#endif
+}
 
 struct bds_member {
 	struct dm_dev *dev;
@@ -51,7 +66,21 @@ struct bds_ctx {
 	sector_t member_len;
 	struct bds_group_stats __percpu *stats;
 	struct work_struct trigger_event;
+	struct bio_set pieces;
 	struct bds_member members[];
+};
+
+/*
+ * A member's share of a read or write that spans several stripe units:
+ * that member's stripe units of the bio, which are contiguous on the
+ * member, gathered into one bio.  The pieces of one bio form a ring in
+ * position order while they are built.
+ */
+struct bds_piece {
+	struct bds_ctx *sc;
+	struct bds_piece *next;
+	u32 member;
+	struct bio bio;		/* last: the bio_set's front_pad ends here */
 };
 
 /* Refuse a table: @msg is a static string, kept by dm for its log. */
@@ -184,9 +213,10 @@ static int bds_ctr(struct dm_target *ti, unsigned int argc, char **argv)
 		}
 	}
 
-	r = dm_set_target_max_io_len(ti, layout.chunk);
+	r = bioset_init(&sc->pieces, BIO_POOL_SIZE,
+			offsetof(struct bds_piece, bio), BIOSET_NEED_BVECS);
 	if (r) {
-		ti->error = "Cannot set the maximum I/O length to the chunk size";
+		ti->error = "Cannot allocate the member bio set";
 		goto bad_members;
 	}
 
@@ -210,6 +240,7 @@ static void bds_dtr(struct dm_target *ti)
 	struct bds_ctx *sc = ti->private;
 
 	flush_work(&sc->trigger_event);
+	bioset_exit(&sc->pieces);
 	bds_put_members(sc, sc->layout.nr_members);
 	free_percpu(sc->stats);
 	kfree(sc);
@@ -249,12 +280,231 @@ static void bds_account(struct bds_ctx *sc, struct bio *bio, u32 m)
 	}
 }
 
-static int bds_map(struct dm_target *ti, struct bio *bio)
+/* Count an I/O error of member @m; the first few raise a table event. */
+static void bds_member_error(struct bds_ctx *sc, u32 m, struct bio *bio)
 {
-	struct bds_ctx *sc = ti->private;
+	blk_status_t st = bio->bi_status;
+
+	if (!st || st == BLK_STS_NOTSUPP || (bio->bi_opf & REQ_RAHEAD))
+		return;
+	if (atomic_inc_return(&sc->members[m].errors) <= BDS_ERROR_EVENTS)
+		schedule_work(&sc->trigger_event);
+}
+
+/* Send @bio, which lies within one stripe unit, to its member. */
+static int bds_map_unit(struct bds_ctx *sc, struct bio *bio)
+{
 	struct bds_member *mb;
 	u64 msector;
 	u32 m;
+
+	bds_map_sector(&sc->layout,
+		       dm_target_offset(sc->ti, bio->bi_iter.bi_sector),
+		       &m, &msector);
+	mb = &sc->members[m];
+	bio_set_dev(bio, mb->dev->bdev);
+	bio->bi_iter.bi_sector = mb->offset + msector;
+	bds_account(sc, bio, m);
+	return DM_MAPIO_REMAPPED;
+}
+
+static void bds_piece_end_io(struct bio *bio)
+{
+	struct bds_piece *p = container_of(bio, struct bds_piece, bio);
+	struct bio *clone = bio->bi_private;
+
+	if (bio->bi_status) {
+		bds_member_error(p->sc, p->member, bio);
+		/* As bio_chain_endio(): the first error wins. */
+		if (!clone->bi_status)
+			clone->bi_status = bio->bi_status;
+	}
+	bio_put(bio);
+	bio_endio(clone);
+}
+
+static void bds_free_pieces(struct bds_piece *first)
+{
+	struct bds_piece *p = first, *next;
+
+	do {
+		next = p->next;
+		bio_put(&p->bio);
+		p = next;
+	} while (p != first);
+}
+
+/*
+ * Allocate one piece per member that the @nr_units stripe units of @bio,
+ * from position @pos0 on, touch: a ring in position order.  Never sleeps:
+ * when memory is short the caller sends the first stripe unit alone,
+ * through device-mapper's own mempools, which always make progress.
+ */
+static struct bds_piece *bds_alloc_pieces(struct bds_ctx *sc, struct bio *bio,
+					  u32 pos0, u64 nr_units)
+{
+	const struct bds_layout *l = &sc->layout;
+	struct bds_piece *first = NULL, *last = NULL, *p;
+	unsigned int nr_bvecs = 0, nr_vecs;
+	struct bvec_iter iter;
+	struct bio_vec bv;
+	struct bio *pb;
+	u32 i, n, m;
+
+	bio_for_each_bvec(bv, bio, iter)
+		nr_bvecs++;
+
+	n = min_t(u64, nr_units, l->nr_members);
+	for (i = 0; i < n; i++) {
+		/* A unit boundary may split a bvec: one more per unit. */
+		nr_vecs = nr_bvecs + div_u64(nr_units - i + l->nr_members - 1,
+					     l->nr_members);
+		m = l->order[(pos0 + i) % l->nr_members];
+		pb = bio_alloc_bioset(sc->members[m].dev->bdev,
+				      min_t(unsigned int, nr_vecs, BIO_MAX_VECS),
+				      bio->bi_opf, GFP_NOWAIT | __GFP_NOWARN,
+				      &sc->pieces);
+		if (!pb)
+			break;
+		p = container_of(pb, struct bds_piece, bio);
+		p->sc = sc;
+		p->member = m;
+		if (last)
+			last->next = p;
+		else
+			first = p;
+		last = p;
+	}
+	if (!first)
+		return NULL;
+	last->next = first;
+	if (i < n) {
+		bds_free_pieces(first);
+		return NULL;
+	}
+	return first;
+}
+
+/*
+ * Gather the data of @bio into the ring of pieces, one stripe unit after
+ * the other.  Returns the number of sectors gathered: all of @bio, or the
+ * whole stripe units before the first that did not fit into its piece's
+ * bvecs (0 if that is the first).
+ */
+static u32 bds_fill_pieces(struct bds_ctx *sc, struct bio *bio,
+			   struct bds_piece *p)
+{
+	u32 unit = sc->layout.chunk << SECTOR_SHIFT;
+	u32 left = bds_chunk_left(&sc->layout,
+				  dm_target_offset(sc->ti,
+						   bio->bi_iter.bi_sector))
+		   << SECTOR_SHIFT;
+	u32 done = 0, unit_len = left, off, len, n;
+	/* The piece's state where the current unit began in it. */
+	unsigned short vcnt = 0;
+	unsigned int size = 0;
+	struct bvec_iter iter;
+	struct bio_vec bv;
+
+	/* bv itself must stay intact: the iterator advances by its length. */
+	bio_for_each_bvec(bv, bio, iter) {
+		for (off = bv.bv_offset, len = bv.bv_len; len; len -= n) {
+			if (p->bio.bi_vcnt == p->bio.bi_max_vecs) {
+				p->bio.bi_vcnt = vcnt;
+				p->bio.bi_iter.bi_size = size;
+				return done >> SECTOR_SHIFT;
+			}
+			n = min(len, left);
+			__bio_add_page(&p->bio, bv.bv_page, n, off);
+			off += n;
+			left -= n;
+			if (!left) {
+				done += unit_len;
+				p = p->next;
+				vcnt = p->bio.bi_vcnt;
+				size = p->bio.bi_iter.bi_size;
+				left = unit;
+				unit_len = unit;
+			}
+		}
+	}
+	return bio_sectors(bio);
+}
+
+/* Send piece @p, which holds [@mstart, @mend) of its member. */
+static void bds_submit_piece(struct bds_ctx *sc, struct bio *clone,
+			     struct bds_piece *p, u64 mstart, u64 mend)
+{
+	struct bio *pb = &p->bio;
+
+	if (WARN_ON_ONCE(pb->bi_iter.bi_size != (mend - mstart) << SECTOR_SHIFT)) {
+		/* Cannot happen; never write data where it does not belong. */
+		clone->bi_status = BLK_STS_IOERR;
+		bio_put(pb);
+		return;
+	}
+	pb->bi_iter.bi_sector = sc->members[p->member].offset + mstart;
+	pb->bi_private = clone;
+	pb->bi_end_io = bds_piece_end_io;
+	bds_copy_hints(pb, clone);
+	bio_clone_blkg_association(pb, clone);
+	bds_account(sc, pb, p->member);
+	bio_inc_remaining(clone);
+	dm_submit_bio_remap(clone, pb);
+}
+
+/*
+ * Send a read or write that spans several stripe units as one request per
+ * member, carrying that member's units (contiguous on the member), instead
+ * of one request per unit.  Returns false when it cannot; the caller then
+ * sends the first stripe unit alone and device-mapper the rest later.
+ */
+static bool bds_map_pieces(struct bds_ctx *sc, struct bio *clone)
+{
+	const struct bds_layout *l = &sc->layout;
+	u64 start = dm_target_offset(sc->ti, clone->bi_iter.bi_sector);
+	u64 unit0, nr_units, mstart, mend;
+	struct bds_piece *p, *next;
+	u32 in_unit, pos0, len, i, n;
+
+	/* Polled bios must stay one bio; integrity data is per clone. */
+	if ((bio_op(clone) != REQ_OP_READ && bio_op(clone) != REQ_OP_WRITE) ||
+	    (clone->bi_opf & (REQ_POLLED | REQ_INTEGRITY)))
+		return false;
+
+	unit0 = bds_chunk_of(l, start, &in_unit);
+	nr_units = bds_chunk_of(l, start + bio_sectors(clone) - 1, &in_unit) -
+		   unit0 + 1;
+	bds_div(unit0, l->nr_members, &pos0);
+	p = bds_alloc_pieces(sc, clone, pos0, nr_units);
+	if (!p)
+		return false;
+	len = bds_fill_pieces(sc, clone, p);
+	if (!len) {
+		bds_free_pieces(p);
+		return false;
+	}
+	if (len < bio_sectors(clone))
+		dm_accept_partial_bio(clone, len);
+
+	n = min_t(u64, nr_units, l->nr_members);
+	for (i = 0; i < n; i++, p = next) {
+		next = p->next;
+		if (bds_member_range(l, start, start + len, p->member,
+				     &mstart, &mend))
+			bds_submit_piece(sc, clone, p, mstart, mend);
+		else
+			bio_put(&p->bio);	/* cut off by a partial accept */
+	}
+	/* Drop the reference the clone came with: the pieces hold it now. */
+	bio_endio(clone);
+	return true;
+}
+
+static int bds_map(struct dm_target *ti, struct bio *bio)
+{
+	struct bds_ctx *sc = ti->private;
+	u32 left, m;
 
 	if (bio->bi_opf & REQ_PREFLUSH) {
 		/* An empty flush: dm sends one copy per member. */
@@ -272,15 +522,14 @@ static int bds_map(struct dm_target *ti, struct bio *bio)
 		break;
 	}
 
-	/* dm splits every bio at stripe unit boundaries (max_io_len). */
-	bds_map_sector(&sc->layout,
-		       dm_target_offset(ti, bio->bi_iter.bi_sector),
-		       &m, &msector);
-	mb = &sc->members[m];
-	bio_set_dev(bio, mb->dev->bdev);
-	bio->bi_iter.bi_sector = mb->offset + msector;
-	bds_account(sc, bio, m);
-	return DM_MAPIO_REMAPPED;
+	left = bds_chunk_left(&sc->layout,
+			      dm_target_offset(ti, bio->bi_iter.bi_sector));
+	if (bio_sectors(bio) > left) {
+		if (bds_map_pieces(sc, bio))
+			return DM_MAPIO_SUBMITTED;
+		dm_accept_partial_bio(bio, left);
+	}
+	return bds_map_unit(sc, bio);
 }
 
 static int bds_end_io(struct dm_target *ti, struct bio *bio,
@@ -289,17 +538,16 @@ static int bds_end_io(struct dm_target *ti, struct bio *bio,
 	struct bds_ctx *sc = ti->private;
 	unsigned int m;
 
-	if (!*error || *error == BLK_STS_NOTSUPP)
-		return DM_ENDIO_DONE;
-	if (bio->bi_opf & REQ_RAHEAD)
+	if (!*error)
 		return DM_ENDIO_DONE;
 
-	/* The clone was remapped: its device names the member. */
+	/*
+	 * A clone sent to one member names it by its device; the members of
+	 * a clone sent as pieces were counted by bds_piece_end_io().
+	 */
 	for (m = 0; m < sc->layout.nr_members; m++) {
 		if (sc->members[m].dev->bdev == bio->bi_bdev) {
-			if (atomic_inc_return(&sc->members[m].errors) <=
-			    BDS_ERROR_EVENTS)
-				schedule_work(&sc->trigger_event);
+			bds_member_error(sc, m, bio);
 			break;
 		}
 	}
@@ -411,7 +659,7 @@ static void bds_io_hints(struct dm_target *ti, struct queue_limits *limits)
 
 static struct target_type bds_target = {
 	.name = "bds-stripe",
-	.version = { 1, 0, 0 },
+	.version = { 1, 1, 0 },
 	.features = DM_TARGET_PASSES_INTEGRITY | DM_TARGET_NOWAIT,
 	.module = THIS_MODULE,
 	.ctr = bds_ctr,

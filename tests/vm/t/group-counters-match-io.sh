@@ -9,14 +9,15 @@
 #     controller each;
 #   - the counters start at zero;
 #   - an O_DIRECT fio write of X bytes aligned to the stripe width (2 groups,
-#     3+2 members) adds X/512 written sectors over the groups, X/512 * n_g/N
-#     to each group, and one write per stripe unit of the group's members
-#     (device-mapper splits at stripe units); reads count likewise and leave
-#     the write counters alone;
+#     3+2 members) in requests of 2 stripe widths adds X/512 written sectors
+#     over the groups, X/512 * n_g/N to each group, and one write per request
+#     and member of the group: a request that spans several stripe units
+#     reaches each member as one request; reads of one stripe width count
+#     likewise and leave the write counters alone;
 #   - single O_DIRECT writes and reads not aligned to the stripe unit add to
 #     each group exactly what an independent shell model of the layout
 #     (unit k on member order[k mod N], order from `dmsetup status`) says:
-#     one request and the overlapping sectors per unit piece.
+#     per member the request touches, one request and its sectors there.
 #
 # topology: ctl=3 ctl=2
 # timeout: 240
@@ -52,30 +53,45 @@ vec_sub() {
 		print s }'
 }
 
-# model RW START END: the counter vector that reading (RW=r) or writing
-# (RW=w) volume sectors [START, END) in one request must add.  Walks the
-# range stripe unit by stripe unit: unit k is on member ORD_(k mod N), whose
-# group is GRP_m; each unit piece is one request of its size.
+# model RW START END [BS]: the counter vector that reading (RW=r) or writing
+# (RW=w) volume sectors [START, END) in requests of BS sectors (default: one
+# request) must add.  Walks each request stripe unit by stripe unit: unit k
+# is on member ORD_(k mod N), whose group is GRP_m; a member the request
+# touches gets one request, carrying all of its sectors.
 model() {
 	_g=0
 	while [ "$_g" -lt "$NG" ]; do
 		eval "R_$_g=0 W_$_g=0 RS_$_g=0 WS_$_g=0"
 		_g=$((_g + 1))
 	done
-	_k=$(($2 / CHUNK))
-	while [ $((_k * CHUNK)) -lt "$3" ]; do
-		_a=$((_k * CHUNK))
-		[ "$_a" -lt "$2" ] && _a=$2
-		_b=$(((_k + 1) * CHUNK))
-		[ "$_b" -gt "$3" ] && _b=$3
-		eval "_m=\$ORD_$((_k % N))"
-		eval "_g=\$GRP_$_m"
-		if [ "$1" = r ]; then
-			eval "R_$_g=\$((R_$_g + 1)) RS_$_g=\$((RS_$_g + _b - _a))"
-		else
-			eval "W_$_g=\$((W_$_g + 1)) WS_$_g=\$((WS_$_g + _b - _a))"
-		fi
-		_k=$((_k + 1))
+	_bs=${4:-$(($3 - $2))}
+	_s=$2
+	while [ "$_s" -lt "$3" ]; do
+		_e=$((_s + _bs))
+		[ "$_e" -gt "$3" ] && _e=$3
+		_i=0
+		while [ "$_i" -lt "$N" ]; do
+			eval "SEEN_$_i=0"
+			_i=$((_i + 1))
+		done
+		_k=$((_s / CHUNK))
+		while [ $((_k * CHUNK)) -lt "$_e" ]; do
+			_a=$((_k * CHUNK))
+			[ "$_a" -lt "$_s" ] && _a=$_s
+			_b=$(((_k + 1) * CHUNK))
+			[ "$_b" -gt "$_e" ] && _b=$_e
+			eval "_m=\$ORD_$((_k % N))"
+			eval "_g=\$GRP_$_m"
+			eval "_n=\$((1 - SEEN_$_m))"
+			eval "SEEN_$_m=1"
+			if [ "$1" = r ]; then
+				eval "R_$_g=\$((R_$_g + _n)) RS_$_g=\$((RS_$_g + _b - _a))"
+			else
+				eval "W_$_g=\$((W_$_g + _n)) WS_$_g=\$((WS_$_g + _b - _a))"
+			fi
+			_k=$((_k + 1))
+		done
+		_s=$_e
 	done
 	_v=""
 	_g=0
@@ -168,10 +184,10 @@ set -- $d
 expect_eq "$(($4 + $8))" "$X" "written sectors over the groups = X/512"
 expect_eq "$4" $((X * GSZ_0 / N)) "group 0 sectors written = X/512 * 3/5"
 expect_eq "$8" $((X * GSZ_1 / N)) "group 1 sectors written = X/512 * 2/5"
-expect_eq "$2" $((STRIPES * GSZ_0)) "group 0 writes = its stripe units"
-expect_eq "$6" $((STRIPES * GSZ_1)) "group 1 writes = its stripe units"
+expect_eq "$2" $((STRIPES / 2 * GSZ_0)) "group 0 writes = one per request and member"
+expect_eq "$6" $((STRIPES / 2 * GSZ_1)) "group 1 writes = one per request and member"
 expect_eq "$1 $3 $5 $7" "0 0 0 0" "no reads counted for the write"
-expect_eq "$d" "$(model w $O $((O + X)))" "aligned write: model"
+expect_eq "$d" "$(model w $O $((O + X)) $((2 * W)))" "aligned write: model"
 
 before=$(counters)
 fio_io read $((O * 512)) $((X * 512)) $((W * 512))
@@ -182,10 +198,10 @@ set -- $d
 expect_eq "$(($3 + $7))" "$X" "read sectors over the groups = X/512"
 expect_eq "$3" $((X * GSZ_0 / N)) "group 0 sectors read = X/512 * 3/5"
 expect_eq "$7" $((X * GSZ_1 / N)) "group 1 sectors read = X/512 * 2/5"
-expect_eq "$1" $((STRIPES * GSZ_0)) "group 0 reads = its stripe units"
-expect_eq "$5" $((STRIPES * GSZ_1)) "group 1 reads = its stripe units"
+expect_eq "$1" $((STRIPES * GSZ_0)) "group 0 reads = one per request and member"
+expect_eq "$5" $((STRIPES * GSZ_1)) "group 1 reads = one per request and member"
 expect_eq "$2 $4 $6 $8" "0 0 0 0" "no writes counted for the read"
-expect_eq "$d" "$(model r $O $((O + X)))" "aligned read: model"
+expect_eq "$d" "$(model r $O $((O + X)) $W)" "aligned read: model"
 
 # --- single requests not aligned to the stripe unit ----------------------------------
 
