@@ -34,7 +34,18 @@
  *   BDS_HAVE_BI_WRITE_HINT: 6.9, "block, fs: restore the per-bio/request
  *     data lifetime fields", brought back bio->bi_write_hint;
  *   BDS_HAVE_BI_WRITE_STREAM: 6.16, "block: add a bi_write_stream field".
+ * Device-mapper itself may send empty flushes straight to the devices of
+ * a table whose targets only pass them on, as this one does:
+ *   BDS_HAVE_FLUSH_BYPASSES_MAP: "dm: optimize flushes" (after 6.1,
+ *     present in 6.12).
  */
+static inline void bds_set_flush_bypass(struct dm_target *ti)
+{
+#ifdef BDS_HAVE_FLUSH_BYPASSES_MAP
+	ti->flush_bypasses_map = true;
+#endif
+}
+
 static inline void bds_copy_hints(struct bio *to, const struct bio *from)
 {
 	to->bi_ioprio = from->bi_ioprio;
@@ -221,6 +232,7 @@ static int bds_ctr(struct dm_target *ti, unsigned int argc, char **argv)
 	}
 
 	ti->num_flush_bios = layout.nr_members;
+	bds_set_flush_bypass(ti);
 	ti->num_discard_bios = layout.nr_members;
 	ti->num_secure_erase_bios = layout.nr_members;
 	ti->num_write_zeroes_bios = layout.nr_members;
@@ -280,12 +292,17 @@ static void bds_account(struct bds_ctx *sc, struct bio *bio, u32 m)
 	}
 }
 
-/* Count an I/O error of member @m; the first few raise a table event. */
+/*
+ * Count an I/O error of member @m; the first few raise a table event.
+ * Failed read-ahead, "not supported" and "would block" (REQ_NOWAIT) say
+ * nothing about the member's health.
+ */
 static void bds_member_error(struct bds_ctx *sc, u32 m, struct bio *bio)
 {
 	blk_status_t st = bio->bi_status;
 
-	if (!st || st == BLK_STS_NOTSUPP || (bio->bi_opf & REQ_RAHEAD))
+	if (!st || st == BLK_STS_NOTSUPP || st == BLK_STS_AGAIN ||
+	    (bio->bi_opf & REQ_RAHEAD))
 		return;
 	if (atomic_inc_return(&sc->members[m].errors) <= BDS_ERROR_EVENTS)
 		schedule_work(&sc->trigger_event);
