@@ -374,8 +374,7 @@ static struct bds_piece *bds_alloc_pieces(struct bds_ctx *sc, struct bio *bio,
 	n = min_t(u64, nr_units, l->nr_members);
 	for (i = 0; i < n; i++) {
 		/* A unit boundary may split a bvec: one more per unit. */
-		nr_vecs = nr_bvecs + div_u64(nr_units - i + l->nr_members - 1,
-					     l->nr_members);
+		nr_vecs = nr_bvecs + bds_piece_units(l, nr_units, i);
 		m = l->order[(pos0 + i) % l->nr_members];
 		pb = bio_alloc_bioset(sc->members[m].dev->bdev,
 				      min_t(unsigned int, nr_vecs, BIO_MAX_VECS),
@@ -480,19 +479,16 @@ static bool bds_map_pieces(struct bds_ctx *sc, struct bio *clone)
 {
 	const struct bds_layout *l = &sc->layout;
 	u64 start = dm_target_offset(sc->ti, clone->bi_iter.bi_sector);
-	u64 unit0, nr_units, mstart, mend;
+	u64 nr_units, mstart, mend;
 	struct bds_piece *p, *next;
-	u32 in_unit, pos0, len, i, n;
+	u32 pos0, len, i, n;
 
 	/* Polled bios must stay one bio; integrity data is per clone. */
 	if ((bio_op(clone) != REQ_OP_READ && bio_op(clone) != REQ_OP_WRITE) ||
 	    (clone->bi_opf & (REQ_POLLED | REQ_INTEGRITY)))
 		return false;
 
-	unit0 = bds_chunk_of(l, start, &in_unit);
-	nr_units = bds_chunk_of(l, start + bio_sectors(clone) - 1, &in_unit) -
-		   unit0 + 1;
-	bds_div(unit0, l->nr_members, &pos0);
+	nr_units = bds_span(l, start, start + bio_sectors(clone), &pos0);
 	p = bds_alloc_pieces(sc, clone, pos0, nr_units);
 	if (!p)
 		return false;

@@ -318,6 +318,37 @@ static inline bool bds_member_range(const struct bds_layout *l, u64 start,
 }
 
 /*
+ * The stripe units that the volume range [start, end) (start < end)
+ * touches: returns how many, and in *pos0 the position of the first.  A
+ * read or write over the range travels as one piece per member it
+ * touches: piece i (0 <= i < min(units, N)) goes to member
+ * order[(*pos0 + i) mod N] and carries units i, i + N, i + 2N, ... of the
+ * range, which lie back to back on that member (bds_member_range() gives
+ * where).
+ */
+static inline u64 bds_span(const struct bds_layout *l, u64 start, u64 end,
+			   u32 *pos0)
+{
+	u32 in_chunk;
+	u64 first = bds_chunk_of(l, start, &in_chunk);
+	u64 last = bds_chunk_of(l, end - 1, &in_chunk);
+
+	bds_div(first, l->nr_members, pos0);
+	return last - first + 1;
+}
+
+/* How many of the @units stripe units of a range piece @i carries. */
+static inline u64 bds_piece_units(const struct bds_layout *l, u64 units,
+				  u32 i)
+{
+	u32 rem;
+
+	if (units <= i)
+		return 0;
+	return bds_div(units - i - 1, l->nr_members, &rem) + 1;
+}
+
+/*
  * Strict unsigned decimal: digits only, no sign, no blank, no leading
  * "0x", no overflow.  The kernel and the tools accept the same words.
  */

@@ -1469,6 +1469,95 @@ static bool huge_one(const struct geom *g)
 	return true;
 }
 
+/*
+ * bds_span() and bds_piece_units() against a walk over the stripe units
+ * of [start, end): piece i of the range goes to member
+ * order[(pos0 + i) mod N], carries the units i, i + N, ... of the range,
+ * and those hold exactly the sectors bds_member_range() gives that member;
+ * members without a piece hold nothing of the range.
+ */
+static bool check_span(const struct bds_layout *l, const struct geom *g,
+		       u64 start, u64 end)
+{
+	u64 units, want_units, unit, first, sectors[BDS_MAX_MEMBERS];
+	u64 nunits[BDS_MAX_MEMBERS], ms, me;
+	u32 n = l->nr_members, pos0, i, m, has_piece[BDS_MAX_MEMBERS];
+
+	units = bds_span(l, start, end, &pos0);
+	first = start / l->chunk;
+	want_units = (end - 1) / l->chunk - first + 1;
+	if (units != want_units || pos0 != first % n)
+		return fail("%s: span [%llu, %llu): %llu units from position "
+			    "%u, walk says %llu from %llu", gdesc(g), U(start),
+			    U(end), U(units), pos0, U(want_units),
+			    U(first % n));
+	for (m = 0; m < n; m++) {
+		sectors[m] = 0;
+		nunits[m] = 0;
+		has_piece[m] = 0;
+	}
+	for (unit = first; unit * l->chunk < end; unit++) {
+		u64 a = unit * l->chunk, b = a + l->chunk;
+
+		if (a < start)
+			a = start;
+		if (b > end)
+			b = end;
+		i = (u32)((unit - first) % n);
+		m = l->order[(pos0 + i) % n];
+		sectors[m] += b - a;
+		nunits[m]++;
+	}
+	for (i = 0; i < n; i++) {
+		m = l->order[(pos0 + i) % n];
+		if (bds_piece_units(l, units, i) != nunits[m])
+			return fail("%s: span [%llu, %llu): piece %u carries "
+				    "%llu units, walk says %llu", gdesc(g),
+				    U(start), U(end), i,
+				    U(bds_piece_units(l, units, i)),
+				    U(nunits[m]));
+		has_piece[m] = i < units;
+	}
+	for (m = 0; m < n; m++) {
+		bool r = bds_member_range(l, start, end, m, &ms, &me);
+
+		if (r != (bool)has_piece[m] || (r && me - ms != sectors[m]))
+			return fail("%s: span [%llu, %llu): member %u range %d "
+				    "of %llu sectors, piece %u of %llu",
+				    gdesc(g), U(start), U(end), m, r,
+				    U(r ? me - ms : 0), has_piece[m],
+				    U(sectors[m]));
+	}
+	return true;
+}
+
+static bool test_span_pieces_match_member_ranges(void)
+{
+	struct bds_layout l;
+	struct geom g;
+	u64 w, start, len;
+	int i, k;
+
+	for (i = 0; i < 300; i++) {
+		rand_geom(&g, 24, small_chunks, 5);
+		if (!geom_init(&g, &l))
+			return false;
+		w = bds_width(&l);
+		for (k = 0; k < 40; k++) {
+			start = rnd(7 * w);
+			len = 1 + rnd(k < 20 ? 2 * l.chunk : 4 * w);
+			if (!check_span(&l, &g, start, start + len))
+				return false;
+		}
+		/* one sector, one unit, one whole width */
+		if (!check_span(&l, &g, w - 1, w) ||
+		    !check_span(&l, &g, w, w + l.chunk) ||
+		    !check_span(&l, &g, 3 * w, 4 * w))
+			return false;
+	}
+	return true;
+}
+
 static bool test_huge_volumes_do_not_wrap(void)
 {
 	static const struct geom geoms[] = {
@@ -1565,6 +1654,7 @@ static const struct {
 	T(test_member_len_whole_stripes_only),
 	T(test_parse_u64_strict_decimal),
 	T(test_huge_volumes_do_not_wrap),
+	T(test_span_pieces_match_member_ranges),
 };
 
 int main(void)
