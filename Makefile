@@ -7,6 +7,9 @@
 #   make check           unit tests, style checks, VM suite on 6.1, 6.12, 7.2
 #   make demo            the target at work in a QEMU guest, then a sweep
 #   make sweep           the sweep only: results/sweep/ (CSV, PNG plots)
+#   make bench           benchmark vs striped and md raid0 (BENCH_KERNELS=
+#                        "6.1 6.12"): results/bench/, change vs baseline;
+#                        make bench-update also updates tests/bench/baseline/
 #   make lint            checkpatch --strict, sparse (C=2) and W=1 builds
 #   make unit            userspace tests (layout arithmetic, table builder,
 #                        fuzz corpus replay)
@@ -87,7 +90,19 @@ demo: setup
 sweep: setup
 	tests/vm/sweep/run-sweep.sh
 
-.PHONY: all module tools clean setup unit fuzz fuzz-smoke checkpatch build-all lint vm-check check demo sweep
+# The benchmark of issue 5 (not part of make check): CPU cost under icount,
+# bandwidth against the caps, buffered XFS, requests per member; the
+# change of every figure against tests/bench/baseline/<kernel>.csv.
+BENCH_KERNELS ?= 6.1 6.12
+export BENCH_KERNELS
+
+bench: setup
+	tests/bench/run-bench
+
+bench-update: setup
+	BENCH_UPDATE=1 tests/bench/run-bench
+
+.PHONY: all module tools clean setup unit fuzz fuzz-smoke checkpatch build-all lint vm-check check demo sweep bench bench-update
 
 # ---------------------------------------------------------------------------
 # Installation.

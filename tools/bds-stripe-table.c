@@ -14,7 +14,10 @@
  *
  * With --create it runs "dmsetup create NAME --table TABLE" (dmsetup,
  * not libdevmapper: no build dependency, the same ioctls, and the exact
- * table is printed before it is used).
+ * table is printed before it is used), then raises the new volume's
+ * read-ahead to at least two stripe widths, as LVM does for striped
+ * logical volumes (for kernels that do not derive it from
+ * optimal_io_size themselves).
  */
 #define _GNU_SOURCE
 #include "../dm-bds-stripe.h"
@@ -49,6 +52,10 @@
 #define GIB		(1ULL << 30)
 /* dm device names: DM_NAME_LEN is 128 including the NUL */
 #define DM_NAME_MAX	127
+/* the page cache reads ahead in pages; read_ahead_kb is in KiB */
+#define PAGE_KIB	4ULL
+
+enum ra_mode { RA_AUTO, RA_OFF, RA_SET };
 
 #define U(x) ((unsigned long long)(x))
 
@@ -87,6 +94,9 @@ static struct {
 	const char *name;
 	const char *create;
 	enum bds_order_mode mode;
+	enum ra_mode ra_mode;
+	u64 ra_kib;		/* RA_SET: read-ahead in KiB */
+	u64 width_b;		/* stripe width in bytes, for RA_AUTO */
 	bool force, table_only, paths, sort;
 	double disk_mbps, ctrl_mbps;
 	bool have_disk_mbps, have_ctrl_mbps;
@@ -96,6 +106,7 @@ static struct {
 	.mounts = "/proc/self/mounts",
 	.dmsetup = "dmsetup",
 	.mode = BDS_LAYOUT_INTERLEAVE,
+	.ra_mode = RA_AUTO,
 	.real_sysfs = true,
 };
 
@@ -1412,6 +1423,87 @@ static bool dm_exists(const char *name)
 	return run_dmsetup(argv, true) == 0;
 }
 
+/*
+ * The kernel name (dm-N) of the device-mapper device called NAME: the
+ * block device whose dm/name holds it, under <sysfs>/class/block.
+ */
+static bool dm_kernel_name(const char *name, char *out, size_t sz)
+{
+	char dir[PATH_MAX], sub[PATH_MAX], buf[NAME_SZ + 8];
+	struct dirent *de;
+	DIR *d;
+	bool found = false;
+
+	xsnprintf(dir, sizeof(dir), "%s/class/block", opt.sysfs);
+	d = opendir(dir);
+	if (!d)
+		return false;
+	while (!found && (de = readdir(d))) {
+		if (strncmp(de->d_name, "dm-", 3))
+			continue;
+		xsnprintf(sub, sizeof(sub), "%s/%s", dir, de->d_name);
+		if (read_attr(sub, "dm/name", buf, sizeof(buf)) &&
+		    !strcmp(buf, name)) {
+			xsnprintf(out, sz, "%s", de->d_name);
+			found = true;
+		}
+	}
+	closedir(d);
+	return found;
+}
+
+/*
+ * After --create: set the volume's read-ahead.  auto raises it to two
+ * stripe widths (rounded up to whole pages) unless it is already that
+ * large; --read-ahead SIZE sets it; off leaves the kernel's value.
+ * Failing here leaves the volume in place and is reported, not fatal.
+ */
+static void set_read_ahead(void)
+{
+	char dev[NAME_SZ], dir[PATH_MAX], path[PATH_MAX];
+	u64 cur, want;
+	FILE *f;
+	bool ok;
+
+	if (opt.ra_mode == RA_OFF)
+		return;
+	if (opt.ra_mode == RA_SET) {
+		want = opt.ra_kib;
+	} else {
+		want = (2 * opt.width_b + 1023) / 1024;
+		want = (want + PAGE_KIB - 1) / PAGE_KIB * PAGE_KIB;
+	}
+	if (!dm_kernel_name(opt.create, dev, sizeof(dev))) {
+		fprintf(stderr, TOOL_NAME ": warning: %s not found under %s/class/block: read-ahead not set\n",
+			opt.create, opt.sysfs);
+		return;
+	}
+	xsnprintf(dir, sizeof(dir), "%s/class/block/%s/queue", opt.sysfs,
+		  dev);
+	if (!read_u64_attr(dir, "read_ahead_kb", &cur)) {
+		fprintf(stderr, TOOL_NAME ": warning: cannot read %s/read_ahead_kb: read-ahead not set\n",
+			dir);
+		return;
+	}
+	if (opt.ra_mode == RA_AUTO && cur >= want) {
+		fprintf(stderr, TOOL_NAME ": read-ahead of %s (%s) is %llu KiB, at least 2 stripe widths already\n",
+			opt.create, dev, U(cur));
+		return;
+	}
+	xsnprintf(path, sizeof(path), "%s/read_ahead_kb", dir);
+	f = fopen(path, "w");
+	ok = f && fprintf(f, "%llu\n", U(want)) > 0;
+	if (f && fclose(f))
+		ok = false;
+	if (!ok) {
+		fprintf(stderr, TOOL_NAME ": warning: cannot write %s: %s (read-ahead stays %llu KiB)\n",
+			path, strerror(errno), U(cur));
+		return;
+	}
+	fprintf(stderr, TOOL_NAME ": read-ahead of %s (%s): %llu KiB (was %llu KiB)\n",
+		opt.create, dev, U(want), U(cur));
+}
+
 static int create_device(void)
 {
 	char *create[] = { (char *)opt.dmsetup, "create", (char *)opt.create,
@@ -1429,6 +1521,7 @@ static int create_device(void)
 	if (rc == 0) {
 		fprintf(stderr, TOOL_NAME ": created /dev/mapper/%s\n",
 			opt.create);
+		set_read_ahead();
 		return 0;
 	}
 	fprintf(stderr, TOOL_NAME ": dmsetup create %s failed (exit %d); the kernel log names the reason\n",
@@ -1468,6 +1561,9 @@ static void usage(void)
 	       "                            (default: command-line order)\n"
 	       "  -n, --name NAME           name to show in the dmsetup command\n"
 	       "      --create NAME         run 'dmsetup create NAME --table ...'\n"
+	       "      --read-ahead RA       after --create: auto (default) raises the\n"
+	       "                            volume's read-ahead to 2 stripe widths;\n"
+	       "                            SIZE sets it; off leaves the kernel's\n"
 	       "      --table-only          print only the table line\n"
 	       "      --paths               members as /dev/NAME (default MAJ:MIN)\n"
 	       "  -f, --force               use devices that look in use\n"
@@ -1485,7 +1581,7 @@ static void usage(void)
 
 enum {
 	OPT_SORT = 256, OPT_CREATE, OPT_TABLE_ONLY, OPT_PATHS, OPT_DISK_MBPS,
-	OPT_CTRL_MBPS, OPT_SYSFS, OPT_MOUNTS, OPT_DMSETUP,
+	OPT_CTRL_MBPS, OPT_SYSFS, OPT_MOUNTS, OPT_DMSETUP, OPT_READ_AHEAD,
 };
 
 static const struct option longopts[] = {
@@ -1506,6 +1602,7 @@ static const struct option longopts[] = {
 	{ "sysfs", required_argument, NULL, OPT_SYSFS },
 	{ "mounts", required_argument, NULL, OPT_MOUNTS },
 	{ "dmsetup", required_argument, NULL, OPT_DMSETUP },
+	{ "read-ahead", required_argument, NULL, OPT_READ_AHEAD },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -1554,7 +1651,7 @@ static void parse_options(int argc, char **argv)
 			exit(0);
 		case 'V':
 			printf(TOOL_NAME " " TOOL_VERSION
-			       " (for the bds-stripe target 1.0.0)\n");
+			       " (for the bds-stripe target 1.1.0)\n");
 			exit(0);
 		case OPT_SORT:
 			opt.sort = true;
@@ -1591,6 +1688,23 @@ static void parse_options(int argc, char **argv)
 		case OPT_DMSETUP:
 			opt.dmsetup = optarg;
 			break;
+		case OPT_READ_AHEAD: {
+			u64 b;
+
+			if (!strcmp(optarg, "auto")) {
+				opt.ra_mode = RA_AUTO;
+			} else if (!strcmp(optarg, "off")) {
+				opt.ra_mode = RA_OFF;
+			} else if (parse_size(optarg, &b) &&
+				   b <= (u64)UINT32_MAX * 1024) {
+				opt.ra_mode = RA_SET;
+				opt.ra_kib = (b + 1023) / 1024;
+			} else {
+				usage_error("--read-ahead %s: accepted are auto, off and a size",
+					    optarg);
+			}
+			break;
+		}
 		default:
 			usage_error("unknown option");
 		}
@@ -1740,6 +1854,7 @@ int main(int argc, char **argv)
 		refuse("internal error: length %llu is not a whole number of stripes",
 		       U(length));
 
+	opt.width_b = chunk_b * (u64)nmem;
 	build_table(&layout, length);
 	printf("%s\n", table);
 	if (!opt.table_only)

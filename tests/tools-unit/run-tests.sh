@@ -487,6 +487,77 @@ create_refused() {
 }
 t "refusals never call dmsetup" create_refused
 
+# --- --create: read-ahead ---------------------------------------------------
+
+# A fake dmsetup that also makes the device appear in the fake sysfs, as
+# dm-3 with dm/name and queue/read_ahead_kb (FAKE_RA, default 128).
+cp -r "$W/2x4" "$W/ra"
+cat > "$W/dmsetup-sys" << FAKE
+#!/bin/sh
+echo "\$*" >> "$W/dm.log"
+sys=$W/ra/sys
+case "\$1" in
+info) [ -e "\$sys/class/block/dm-3" ];;
+create)
+	d=\$sys/devices/virtual/block/dm-3
+	mkdir -p "\$d/dm" "\$d/queue" "\$d/holders"
+	echo "\$2" > "\$d/dm/name"
+	echo 253:3 > "\$d/dev"
+	echo "\${FAKE_RA:-128}" > "\$d/queue/read_ahead_kb"
+	ln -s ../../devices/virtual/block/dm-3 "\$sys/class/block/dm-3";;
+remove) rm -rf "\$sys/class/block/dm-3" "\$sys/devices/virtual/block/dm-3";;
+esac
+FAKE
+chmod +x "$W/dmsetup-sys"
+RA=$W/ra/sys/devices/virtual/block/dm-3/queue/read_ahead_kb
+
+# ra_create [ARGS...]: --create vol over the 8 disks with the fake above
+ra_create() {
+	rm -f "$W/dm.log"
+	"$W/dmsetup-sys" remove vol
+	run ra --dmsetup "$W/dmsetup-sys" "$@" --create vol $ALL8
+}
+
+ra_auto() {
+	# 256 KiB x 8 = 2 MiB stripe width: at least 4 MiB of read-ahead
+	ra_create && rc_is 0 && line1_is "$T2X4" &&
+	err_has "read-ahead of vol (dm-3): 4096 KiB (was 128 KiB)" &&
+	[ "$(cat "$RA")" = 4096 ] || fail "read_ahead_kb: $(cat "$RA")"
+	ra_create --chunk 64K && rc_is 0 && [ "$(cat "$RA")" = 1024 ] ||
+		fail "64K x 8: read_ahead_kb $(cat "$RA")"
+}
+t "--create raises read-ahead to 2 stripe widths" ra_auto
+
+ra_larger() {
+	FAKE_RA=8192 ra_create && rc_is 0 &&
+	err_has "is 8192 KiB, at least 2 stripe widths already" &&
+	[ "$(cat "$RA")" = 8192 ] || fail "read_ahead_kb: $(cat "$RA")"
+}
+t "--create leaves a larger read-ahead alone" ra_larger
+
+ra_options() {
+	ra_create --read-ahead off && rc_is 0 && [ "$(cat "$RA")" = 128 ] ||
+		fail "off: read_ahead_kb $(cat "$RA")"
+	FAKE_RA=8192 ra_create --read-ahead 1M && rc_is 0 &&
+	err_has "1024 KiB (was 8192 KiB)" && [ "$(cat "$RA")" = 1024 ] ||
+		fail "1M: read_ahead_kb $(cat "$RA")"
+	ra_create --read-ahead 6000 && rc_is 0 && [ "$(cat "$RA")" = 6 ] ||
+		fail "6000 bytes: read_ahead_kb $(cat "$RA")"
+	ra_create --read-ahead auto && rc_is 0 && [ "$(cat "$RA")" = 4096 ] ||
+		fail "auto: read_ahead_kb $(cat "$RA")"
+	run ra --read-ahead lots sdb && rc_is 2 &&
+	run ra --read-ahead 1X sdb && rc_is 2
+}
+t "--read-ahead off, SIZE, auto and bad values" ra_options
+
+ra_no_device() {
+	# the plain fake dmsetup makes no sysfs entry: created, but warned
+	rm -f "$W/dm.log" "$W/dm/"*
+	run 2x4 --dmsetup "$W/dmsetup" --create vol $ALL8 && rc_is 0 &&
+	err_has "created /dev/mapper/vol" && err_has "read-ahead not set"
+}
+t "--create without the device in sysfs: a warning, not a failure" ra_no_device
+
 misc() {
 	run 2x4 --help && rc_is 0 && out_has "Usage: bds-stripe-table" &&
 	run 2x4 --version && rc_is 0 && out_has "bds-stripe-table 1.0" &&

@@ -1,0 +1,228 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# bench-lib.sh - guest-side helpers of the benchmark (make bench), sourced
+# after /bds/guest-lib.sh by the guest scripts in tests/bench/.  POSIX sh
+# (busybox ash).  run-bench puts it in the guest as /bds/bin/bench-lib.sh.
+#
+# Every figure is printed as one line on the console:
+#
+#   csv:SUITE,CASE,TARGET,RW,BS,QD,VALUE,UNIT,MEMBERS,MIB,REQS,REQS_PER_MIB
+#
+#   SUITE   cpu | t1 | t2 | buffered
+#   CASE    what was measured (4k-randread, seq, aligned, ra-auto, ...)
+#   TARGET  raw | linear | striped | bds-stripe | md-raid0
+#   RW      fio rw (read, write, randread, randwrite)
+#   BS      transfer size in bytes; QD queue depth
+#   VALUE   instructions per I/O (UNIT instr, icount guests) or MB/s
+#           (UNIT MBps, 10^6 bytes/s)
+#   MEMBERS number of member disks
+#   MIB     MiB the members transferred during the run (sectors from
+#           /sys/block/<member>/stat)
+#   REQS    requests the members completed during the run (reads + writes)
+#   REQS_PER_MIB  REQS / MIB: requests the members served per MiB they
+#           transferred, the same for each member when the load is even
+#           (1024 / the mean request size in KiB: one 64 KiB stripe unit
+#           per request gives 16)
+
+BENCH_SECS=${BENCH_SECS:-2}
+# ramp-up before each measured bandwidth run (fio time: 500ms, 1s): QEMU's
+# throttle lets about 100 ms worth of bytes through at once after idling
+BENCH_RAMP=${BENCH_RAMP:-500ms}
+BENCH_TMP=/tmp/bench
+mkdir -p "$BENCH_TMP"
+
+# bench_stat_files MEMBER...: remember the members' stat files (resolving
+# names costs forks, slow under TCG; done once per member list, in the
+# current shell).  bench_stat: "requests sectors" summed over them (stat
+# fields: 1 reads completed, 3 sectors read, 5 writes completed, 7
+# sectors written).
+BENCH_STAT_FOR=""
+BENCH_STAT_FILES=""
+bench_stat_files() {
+	[ "$*" = "$BENCH_STAT_FOR" ] && return 0
+	BENCH_STAT_FILES=""
+	for _m in "$@"; do
+		BENCH_STAT_FILES="$BENCH_STAT_FILES /sys/block/$(bds_dev "$_m")/stat"
+	done
+	BENCH_STAT_FOR="$*"
+}
+bench_stat() {
+	# shellcheck disable=SC2086
+	awk '{ r += $1 + $5; s += $3 + $7 } END { printf "%d %d\n", r, s }' $BENCH_STAT_FILES
+}
+
+# bench_fio_value JSONFILE RW MODE: from fio's JSON output, MODE "iops"
+# (the I/Os per second of the read or write side), "lat" (mean latency in
+# ns, lat_ns.mean) or "mbps" (bytes/s / 10^6).  Read side for
+# read/randread, write side otherwise.
+bench_fio_value() {
+	case "$2" in
+	*read) _side="read" ;;
+	*) _side="write" ;;
+	esac
+	awk -v side="$_side" -v mode="$3" '
+		/"read" : \{/ { cur = "read" }
+		/"write" : \{/ { cur = "write" }
+		/"trim" : \{/ { cur = "trim" }
+		/"sync" : \{/ { cur = "sync" }
+		cur == side && /"lat_ns" : \{/ { inlat = 1 }
+		cur == side && inlat && /"mean" :/ && lat == "" {
+			v = $0; sub(/.*"mean" : /, "", v); sub(/,.*/, "", v); lat = v
+		}
+		cur == side && /"iops" :/ && iops == "" {
+			v = $0; sub(/.*"iops" : /, "", v); sub(/,.*/, "", v); iops = v
+		}
+		cur == side && /"bw_bytes" :/ && bw == "" {
+			v = $0; sub(/.*"bw_bytes" : /, "", v); sub(/,.*/, "", v); bw = v
+		}
+		END {
+			if (mode == "iops" && iops != "") printf "%.6f\n", iops
+			else if (mode == "lat" && lat != "") printf "%.1f\n", lat
+			else if (mode == "mbps" && bw != "") printf "%.2f\n", bw / 1e6
+			else exit 1
+		}' "$1"
+}
+
+# bench_emit SUITE CASE TARGET RW BS QD VALUE UNIT BEFORE AFTER MEMBER...
+# BEFORE/AFTER: "requests sectors" from bench_stat.
+bench_emit() {
+	_s=$1 _c=$2 _t=$3 _rw=$4 _bs=$5 _qd=$6 _v=$7 _u=$8 _b=$9
+	shift 9
+	_a=$1
+	shift
+	_n=$#
+	# shellcheck disable=SC2086
+	set -- $_b $_a
+	awk -v s="$_s" -v c="$_c" -v t="$_t" -v rw="$_rw" -v bs="$_bs" \
+		-v qd="$_qd" -v v="$_v" -v u="$_u" -v n="$_n" \
+		-v r0="$1" -v s0="$2" -v r1="$3" -v s1="$4" 'BEGIN {
+		reqs = r1 - r0; mib = (s1 - s0) / 2048
+		per = (mib > 0) ? reqs / mib : 0
+		printf "csv:%s,%s,%s,%s,%s,%s,%s,%s,%d,%.2f,%d,%.3f\n",
+			s, c, t, rw, bs, qd, v, u, n, mib, reqs, per
+	}'
+}
+
+# bench_fio SUITE CASE TARGET DEV RW BS QD MEMBERS -- FIO-ARGS...
+# One fio job on DEV (direct I/O unless FIO-ARGS say otherwise); emits a
+# csv line with MB/s, or with instructions per I/O when BENCH_ICOUNT=1.
+# MEMBERS is a space-separated list of member device paths.  With
+# BENCH_REPEAT=N (bandwidth only) the job runs N times and the best run
+# is kept: host load under TCG only ever lowers a bandwidth figure.
+# With BENCH_RETRY_BELOW=X (MB/s), a run below X is repeated once and
+# the better of the two kept (the same reasoning, for the points that
+# need it only; both values are logged as info:runs:...).
+bench_fio() {
+	_fs=$1 _fc=$2 _ft=$3 _fdev=$4 _frw=$5 _fbs=$6 _fqd=$7 _fmem=$8
+	shift 8
+	[ "${1:-}" = "--" ] && shift
+	_engine=psync
+	[ "$_fqd" -gt 1 ] && _engine=libaio
+	# shellcheck disable=SC2086
+	bench_stat_files $_fmem
+	_rep=${BENCH_REPEAT:-1}
+	[ "${BENCH_ICOUNT:-0}" = 1 ] && _rep=1
+	_best="" _all="" _retried=""
+	while [ "$_rep" -gt 0 ]; do
+		_rep=$((_rep - 1))
+		_b=$(bench_stat)
+		# --thread, --disk_util=0: less start-up and sysfs work, which
+		# is slow under TCG (the members are measured here instead)
+		fio --name=bench --filename="$_fdev" --rw="$_frw" --bs="$_fbs" \
+			--ioengine="$_engine" --iodepth="$_fqd" --output-format=json \
+			--thread --disk_util=0 \
+			--output="$BENCH_TMP/fio.json" "$@" >"$BENCH_TMP/fio.out" 2>&1 || {
+			log "fio failed ($_fs $_fc $_ft $_frw $_fbs qd$_fqd): $(tail -n 3 "$BENCH_TMP/fio.out" | tr '\n' ' ')"
+			continue
+		}
+		_a=$(bench_stat)
+		if [ "${BENCH_ICOUNT:-0}" = 1 ]; then
+			# One virtual ns = one instruction.  fio's IOPS comes from
+			# a runtime in whole ms (10^6 instructions), too coarse for
+			# short jobs; its mean latency per I/O (ns, from the
+			# submitting call to the completion: the kernel's path,
+			# fio's loop excluded) is exact.
+			_v=$(bench_fio_value "$BENCH_TMP/fio.json" "$_frw" lat) ||
+				{ log "no latency in fio output"; continue; }
+			_iops=$(bench_fio_value "$BENCH_TMP/fio.json" "$_frw" iops) || _iops=0
+			bench_info "iops:$_fs,$_fc,$_ft,$_fbs" "$_iops"
+			_unit=instr
+		else
+			_v=$(bench_fio_value "$BENCH_TMP/fio.json" "$_frw" mbps) ||
+				{ log "no bandwidth in fio output"; continue; }
+			_unit=MBps
+		fi
+		_all="$_all${_all:+/}$_v"
+		if [ -z "$_best" ] || awk -v a="$_v" -v b="$_best" 'BEGIN { exit !(a > b) }'; then
+			_best=$_v _before=$_b _after=$_a
+		fi
+		if [ "$_rep" -eq 0 ] && [ -z "$_retried" ] && [ "$_unit" = MBps ] &&
+			[ -n "${BENCH_RETRY_BELOW:-}" ] &&
+			awk -v a="$_best" -v b="$BENCH_RETRY_BELOW" 'BEGIN { exit !(a < b) }'; then
+			_retried=1 _rep=1
+		fi
+	done
+	[ -n "$_best" ] || return 0
+	case "$_all" in
+	*/*) bench_info "runs:$_fs,$_fc,$_ft,$_frw,$_fbs,$_fqd" "$_all" ;;
+	esac
+	# shellcheck disable=SC2086
+	bench_emit "$_fs" "$_fc" "$_ft" "$_frw" "$(bench_bytes "$_fbs")" "$_fqd" \
+		"$_best" "$_unit" "$_before" "$_after" $_fmem
+}
+
+# bench_bytes SIZE: 4k, 64K, 1M, 1048576 -> bytes
+bench_bytes() {
+	echo "$1" | awk '{
+		n = $0 + 0; u = toupper(substr($0, length($0)))
+		if (u == "K") n *= 1024; else if (u == "M") n *= 1048576
+		else if (u == "G") n *= 1073741824
+		printf "%d\n", n }'
+}
+
+# bench_striped_table CHUNK_SECTORS MEMBER...: an in-kernel striped table
+# over whole members, in the order given.
+bench_striped_table() {
+	_ck=$1
+	shift
+	_min=""
+	for _m in "$@"; do
+		_s=$(bds_sectors "$_m")
+		if [ -z "$_min" ] || [ "$_s" -lt "$_min" ]; then _min=$_s; fi
+	done
+	_t="0 $((_min / _ck * _ck * $#)) striped $# $_ck"
+	for _m in "$@"; do
+		_t="$_t $(bds_majmin "$_m") 0"
+	done
+	echo "$_t"
+}
+
+# bench_md_build CHUNK_KIB MEMBER...: md raid0 without superblock on
+# /dev/md0 (null members drop writes, so no superblock would survive).
+bench_md_build() {
+	_ck=$1
+	shift
+	mdadm --build /dev/md0 --level=0 --chunk="$_ck" --raid-devices=$# \
+		--force "$@" </dev/null >"$BENCH_TMP/mdadm.out" 2>&1 || {
+		log "mdadm --build failed: $(tr '\n' ' ' <"$BENCH_TMP/mdadm.out")"
+		return 1
+	}
+	[ -b /dev/md0 ] || { log "/dev/md0 missing"; return 1; }
+}
+
+bench_md_stop() {
+	mdadm --stop /dev/md0 >/dev/null 2>&1 || log "mdadm --stop /dev/md0 failed"
+}
+
+# bench_dm_remove NAME: remove a dm device, quietly retrying while busy.
+bench_dm_remove() {
+	_i=0
+	while ! dmsetup remove "$1" 2>/dev/null; do
+		_i=$((_i + 1))
+		[ "$_i" -ge 20 ] && { log "dmsetup remove $1 failed"; return 1; }
+		sleep 0.2
+	done
+}
+
+# bench_info KEY VALUE: a line the host copies into the report.
+bench_info() { echo "info:$1=$2"; }
