@@ -232,6 +232,69 @@ bds_order_vars() {
 bds_mark() { echo "bds-mark: $1" >/dev/kmsg; }
 bds_dmesg_since() { dmesg | sed -n "/bds-mark: $1\$/,\$p" | sed 1d; }
 
+# --- faults and load -----------------------------------------------------------
+
+# bds_uptime: whole seconds since boot.
+bds_uptime() { cut -d. -f1 /proc/uptime; }
+
+# bds_health VOL: the health string of a bds-stripe volume (status field 2:
+# one A or D per member, in table order).
+bds_health() { dmsetup status "$1" | cut -d' ' -f5; }
+
+# bds_events VOL: the volume's dm event number (dmsetup info).
+bds_events() { dmsetup info "$1" | sed -n 's/^Event number:[[:space:]]*//p'; }
+
+# bds_wait_events_above VOL N [SECONDS]: wait (default 20 s) until the
+# volume's event number exceeds N; returns non-zero if it did not.
+bds_wait_events_above() {
+	_end=$(($(bds_uptime) + ${3:-20}))
+	while [ "$(bds_events "$1")" -le "$2" ]; do
+		[ "$(bds_uptime)" -lt "$_end" ] || return 1
+		sleep 0.2
+	done
+}
+
+# bds_holders DEV: the holders (dm-N ...) of a block device, one line.
+bds_holders() {
+	ls "/sys/block/$(bds_dev "$1")/holders/" 2>/dev/null | tr '\n' ' ' | sed 's/ $//'
+}
+
+# bds_module_refcnt: reference count of dm_bds_stripe ("" when not loaded).
+bds_module_refcnt() { cat /sys/module/dm_bds_stripe/refcnt 2>/dev/null; }
+
+# bds_expect_clean DEV...: check()s that no dm device is left, that no DEV
+# has a holder, that the module's reference count is 0 and that it unloads.
+bds_expect_clean() {
+	expect_eq "$(dmsetup ls 2>&1)" "No devices found" "no dm devices left"
+	for _m in "$@"; do
+		expect_eq "$(bds_holders "$_m")" "" "$_m has no holders"
+	done
+	expect_eq "$(bds_module_refcnt)" 0 "module refcount"
+	check "rmmod dm_bds_stripe" rmmod dm_bds_stripe
+	check "module gone" [ ! -e /sys/module/dm_bds_stripe ]
+}
+
+# bds_fio_json FILE KEY [N]: the N-th (default 1st) integer value of "KEY"
+# in a fio JSON output (first per job: "read" before "write").
+bds_fio_json() {
+	grep "\"$2\" : " "$1" | sed -n "${3:-1}s/.*\"$2\" : \\([0-9-]*\\).*/\\1/p"
+}
+
+# bds_kmsg_clean MARK: check()s that the kernel logged no allocation
+# failure, OOM kill or hung task since bds_mark MARK.
+bds_kmsg_clean() {
+	bds_dmesg_since "$1" >/tmp/kmsg.since
+	check "no allocation failure logged" \
+		sh -c "! grep -Eq 'page allocation failure|Out of memory|oom-kill|blocked for more than' /tmp/kmsg.since"
+}
+
+# bds_cmdline_arg NAME [DEFAULT]: value of NAME=... on the kernel command
+# line (vm-run -a NAME=VALUE).
+bds_cmdline_arg() {
+	_v=$(tr ' ' '\n' </proc/cmdline | sed -n "s/^$1=//p" | tail -n 1)
+	echo "${_v:-${2:-}}"
+}
+
 # Environment written by vm-run.
 # shellcheck disable=SC1091
 [ -r /bds/env ] && . /bds/env

@@ -1,0 +1,210 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * bds-dmload - create, load and resume one dm device through the dm ioctls
+ * (what "dmsetup create NAME --table TABLE" does), optionally with the N-th
+ * fault-injection site that this task hits during the table load
+ * (DM_TABLE_LOAD: the target's constructor and dm's table code) made to
+ * fail (/proc/thread-self/fail-nth, CONFIG_FAULT_INJECTION).  For the VM
+ * tests.
+ *
+ * usage: bds-dmload NAME "START LENGTH TARGET PARAMS..." [FAIL_NTH]
+ *        bds-dmload --batch NAME <TABLES
+ *
+ * Prints one line:
+ *   step=<create|load|resume|done> errno=<E> injected=<0|1|-> remaining=<R>
+ * where step is the first ioctl that failed (done: none did), injected
+ * says whether the armed fault was consumed (fail-nth read back 0), and
+ * remaining is what fail-nth read back.  The device is left as it is
+ * (a failed load or resume leaves the created device for the caller to
+ * remove).  Exit status: 0 done, 1 an ioctl failed, 2 usage or setup error.
+ *
+ * --batch reads lines "V|START LENGTH TARGET PARAMS..." from stdin and, for
+ * each, does what `dmsetup create` does (create, load, resume; the device
+ * removed again when a step fails), then removes a device that was made,
+ * and checks that NAME no longer exists.  V is 1 for a table that must be
+ * accepted.  Prints each such table that was refused, each table after
+ * which NAME was left, and a summary line:
+ *   batch: tables=T accepted=A valid=V valid_refused=R left=L
+ * Exit status 0 when R and L are 0.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/dm-ioctl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#define BUF_SIZE (64 * 1024)
+
+static unsigned char buf[BUF_SIZE] __attribute__((aligned(8)));
+
+static struct dm_ioctl *header(const char *name, size_t data_size)
+{
+	struct dm_ioctl *io = (struct dm_ioctl *)buf;
+
+	memset(buf, 0, sizeof(buf));
+	io->version[0] = DM_VERSION_MAJOR;
+	io->version[1] = 0;
+	io->version[2] = 0;
+	io->data_size = data_size;
+	io->data_start = sizeof(*io);
+	snprintf(io->name, sizeof(io->name), "%s", name);
+	return io;
+}
+
+static int dm_simple(int ctl, unsigned long cmd, const char *name, unsigned int flags)
+{
+	struct dm_ioctl *io = header(name, sizeof(struct dm_ioctl));
+
+	io->flags = flags;
+	return ioctl(ctl, cmd, io) < 0 ? errno : 0;
+}
+
+/* DM_TABLE_LOAD of one "START LENGTH TARGET PARAMS" line; errno or 0. */
+static int dm_load(int ctl, const char *name, const char *table)
+{
+	unsigned long long start, len;
+	char type[DM_MAX_TYPE_NAME];
+	struct dm_target_spec *spec;
+	struct dm_ioctl *io;
+	int consumed = 0;
+	size_t plen;
+
+	if (sscanf(table, "%llu %llu %15s %n", &start, &len, type, &consumed) != 3)
+		return EINVAL;
+	plen = strlen(table + consumed) + 1;
+	if (sizeof(*io) + sizeof(*spec) + plen + 8 > BUF_SIZE)
+		return E2BIG;
+	io = header(name, (sizeof(*io) + sizeof(*spec) + plen + 7) & ~(size_t)7);
+	io->target_count = 1;
+	spec = (struct dm_target_spec *)(buf + sizeof(*io));
+	spec->sector_start = start;
+	spec->length = len;
+	snprintf(spec->target_type, sizeof(spec->target_type), "%s", type);
+	memcpy((char *)(spec + 1), table + consumed, plen);
+	return ioctl(ctl, DM_TABLE_LOAD, io) < 0 ? errno : 0;
+}
+
+static int batch(const char *name)
+{
+	static char line[BUF_SIZE];
+	unsigned long tables = 0, accepted = 0, valid = 0, refused = 0, left = 0;
+	int ctl, err;
+	char *t;
+
+	ctl = open("/dev/mapper/control", O_RDWR);
+	if (ctl < 0) {
+		perror("bds-dmload: /dev/mapper/control");
+		return 2;
+	}
+	while (fgets(line, sizeof(line), stdin)) {
+		line[strcspn(line, "\n")] = '\0';
+		t = strchr(line, '|');
+		if (!t)
+			continue;
+		*t++ = '\0';
+		tables++;
+		if (line[0] == '1')
+			valid++;
+		err = dm_simple(ctl, DM_DEV_CREATE, name, 0);
+		if (!err) {
+			err = dm_load(ctl, name, t);
+			if (!err)
+				err = dm_simple(ctl, DM_DEV_SUSPEND, name, 0);
+			if (!err)
+				accepted++;
+			/* Removed either way, as dmsetup create does on failure. */
+			if (dm_simple(ctl, DM_DEV_REMOVE, name, 0))
+				fprintf(stderr, "bds-dmload: cannot remove %s (%s)\n",
+					name, strerror(errno));
+		}
+		if (err && line[0] == '1') {
+			refused++;
+			printf("valid table refused (%s): %s\n", strerror(err), t);
+		}
+		if (dm_simple(ctl, DM_DEV_STATUS, name, 0) != ENXIO) {
+			left++;
+			printf("%s left behind after: %s\n", name, t);
+			dm_simple(ctl, DM_DEV_REMOVE, name, 0);
+		}
+	}
+	printf("batch: tables=%lu accepted=%lu valid=%lu valid_refused=%lu left=%lu\n",
+	       tables, accepted, valid, refused, left);
+	close(ctl);
+	return refused || left ? 1 : 0;
+}
+
+int main(int argc, char **argv)
+{
+	const char *name, *table, *step = "done";
+	unsigned long long start, len;
+	char type[DM_MAX_TYPE_NAME], nth[32];
+	int ctl, fn = -1, err = 0;
+	long remaining = -1;
+	ssize_t r;
+
+	if (argc == 3 && !strcmp(argv[1], "--batch"))
+		return batch(argv[2]);
+	if (argc < 3 || argc > 4) {
+		fprintf(stderr, "usage: %s NAME TABLE [FAIL_NTH]\n", argv[0]);
+		return 2;
+	}
+	name = argv[1];
+	table = argv[2];
+	if (sscanf(table, "%llu %llu %15s", &start, &len, type) != 3) {
+		fprintf(stderr, "bds-dmload: bad table line\n");
+		return 2;
+	}
+	ctl = open("/dev/mapper/control", O_RDWR);
+	if (ctl < 0) {
+		perror("bds-dmload: /dev/mapper/control");
+		return 2;
+	}
+	if (argc == 4 && atoi(argv[3]) > 0) {
+		/* Opened before arming: the open itself allocates. */
+		fn = open("/proc/thread-self/fail-nth", O_RDWR);
+		if (fn < 0) {
+			perror("bds-dmload: /proc/thread-self/fail-nth");
+			return 2;
+		}
+		snprintf(nth, sizeof(nth), "%d", atoi(argv[3]));
+	}
+
+	err = dm_simple(ctl, DM_DEV_CREATE, name, 0);
+	if (err) {
+		step = "create";
+		goto out;
+	}
+
+	if (fn >= 0 && write(fn, nth, strlen(nth)) < 0) {
+		perror("bds-dmload: arming fail-nth");
+		return 2;
+	}
+	err = dm_load(ctl, name, table);
+	if (fn >= 0) {
+		r = pread(fn, nth, sizeof(nth) - 1, 0);
+		if (r > 0) {
+			nth[r] = '\0';
+			remaining = strtol(nth, NULL, 10);
+		}
+		/* Disarm whatever is left. */
+		if (pwrite(fn, "0", 1, 0) < 0)
+			perror("bds-dmload: disarming fail-nth");
+		close(fn);
+	}
+	if (err) {
+		step = "load";
+		goto out;
+	}
+
+	err = dm_simple(ctl, DM_DEV_SUSPEND, name, 0);	/* no flag: resume */
+	if (err)
+		step = "resume";
+out:
+	printf("step=%s errno=%d injected=%s remaining=%ld\n", step, err,
+	       fn < 0 ? "-" : remaining == 0 ? "1" : "0", remaining);
+	close(ctl);
+	return strcmp(step, "done") ? 1 : 0;
+}

@@ -1,0 +1,147 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Bios that the block layer fails on one member (fail_make_request fault
+# injection) fail through bds-stripe with EIO, only where they touch that
+# member, and the member is reported.
+#
+# Needs CONFIG_FAIL_MAKE_REQUEST and CONFIG_FAULT_INJECTION_DEBUG_FS (the
+# debug kernel series); skipped where /sys/kernel/debug/fail_make_request
+# is absent.
+#
+# Volume: 64 KiB unit over 4 disks, groups (c0d0 c0d1) (c1d0 c1d1), order
+# 0,2,1,3; units 0..15 hold known data.  fail_make_request is set to fail
+# every bio (probability 100, interval 1, verbose 0, times FAULTS) of the
+# disks marked with make-it-fail, and member 1 (c0d1) is marked.  Then:
+#   - fio (libaio, iodepth 8, O_DIRECT, random 4 KiB reads and writes,
+#     continue_on_error) over the 64 MiB after the known units reports
+#     errors, the first of them EIO, and also completes reads and writes;
+#   - every known unit on member 1 fails to read and to write, every other
+#     one reads back its data and takes a write;
+#   - `dmsetup status` shows D for member 1 only ("ADAA"), and a dm event
+#     was raised (`dmsetup wait` returns, the event number went up);
+#   - faults were injected (times went down; the count is logged);
+#   - with make-it-fail cleared, member 1's units read back the data of
+#     before (the failed writes did not reach the disk), and the health
+#     string still shows the D;
+#   - the volume is removed, nothing holds the disks, the module unloads.
+#
+# topology: size=512M backing=file ctl=2 ctl=2
+# timeout: 240
+# memory: 1536
+# kernels: debug
+
+# shellcheck disable=SC1091
+. /bds/guest-lib.sh
+
+FMR=/sys/kernel/debug/fail_make_request
+[ -d $FMR ] || skip "no $FMR (needs CONFIG_FAIL_MAKE_REQUEST, CONFIG_FAULT_INJECTION_DEBUG_FS)"
+
+VOL=fm
+DM=/dev/mapper/$VOL
+CHUNK=128
+UNIT=$((CHUNK * 512))
+NUNITS=16
+FAULTS=1000000
+BAD=1
+
+member_of() {
+	set -- 0 2 1 3 "$1"
+	_p=$(($5 % 4 + 1))
+	eval "echo \${$_p}"
+}
+unit_md5() {
+	dd if="$1" bs=$UNIT skip="$2" count=1 status=none | md5sum | cut -d' ' -f1
+}
+# bounded RC_VAR CMD...: CMD with a 60 s limit; a hang fails the test.
+bounded() {
+	_var=$1
+	shift
+	timeout -s KILL 60 "$@"
+	_rc=$?
+	[ "$_rc" = 137 ] && fail "hung (killed after 60 s): $*"
+	eval "$_var=$_rc"
+}
+
+bds_load_module
+# shellcheck disable=SC2046 # one word per member
+set -- $(bds_members 0) $(bds_members 1)
+[ $# -eq 4 ] || fail "need 2 + 2 disks, have: $*"
+DISKS="$*"
+VICTIM=$(bds_dev "$2")
+bds_dm_create $VOL "$(bds_stripe_table $CHUNK "$1,$2" "$3,$4")"
+expect_eq "$(dmsetup status $VOL | cut -d' ' -f7)" "0,2,1,3" "order"
+head -c $((NUNITS * UNIT)) /dev/urandom >/tmp/data
+head -c $UNIT /dev/urandom >/tmp/new
+run dd if=/tmp/data of=$DM bs=$UNIT count=$NUNITS oflag=direct status=none
+ev0=$(bds_events $VOL)
+
+# --- fail every bio of member 1 ----------------------------------------------------
+echo 0 >$FMR/verbose
+echo 0 >$FMR/space
+echo 1 >$FMR/interval
+echo $FAULTS >$FMR/times
+echo 100 >$FMR/probability
+log "marking member $BAD ($2 = $VICTIM) make-it-fail"
+echo 1 >"/sys/block/$VICTIM/make-it-fail" || fail "cannot set make-it-fail on $VICTIM"
+
+timeout -s KILL 120 fio --name=load --filename=$DM --ioengine=libaio --iodepth=8 \
+	--direct=1 --rw=randrw --bs=4k --offset=$((NUNITS * UNIT)) --size=64m \
+	--number_ios=2000 --continue_on_error=all --output-format=json \
+	>/tmp/fio.json 2>/tmp/fio.err
+rc=$?
+check "fio was not killed (no hang)" [ "$rc" != 137 ]
+sed -n '/"jobs"/,/"disk_util"/p' /tmp/fio.json | grep -E '"(error|total_err|first_error|io_bytes)"'
+terr=$(bds_fio_json /tmp/fio.json total_err)
+check "fio saw I/O errors (total_err $terr)" [ "${terr:-0}" -gt 0 ]
+expect_eq "$(bds_fio_json /tmp/fio.json first_error)" 5 "fio's first error is EIO"
+check "fio completed reads" [ "$(bds_fio_json /tmp/fio.json io_bytes 1)" -gt 0 ]
+check "fio completed writes" [ "$(bds_fio_json /tmp/fio.json io_bytes 2)" -gt 0 ]
+
+k=0
+while [ "$k" -lt $NUNITS ]; do
+	m=$(member_of $k)
+	rm -f /tmp/u
+	bounded rc dd if=$DM of=/tmp/u bs=$UNIT skip=$k count=1 iflag=direct status=none 2>/dev/null
+	if [ "$m" = $BAD ]; then
+		check "unit $k (m$m) read fails" [ "$rc" != 0 ]
+		bounded rc dd if=/tmp/new of=$DM bs=$UNIT seek=$k count=1 oflag=direct \
+			conv=notrunc status=none 2>/dev/null
+		check "unit $k (m$m) write fails" [ "$rc" != 0 ]
+	else
+		check "unit $k (m$m) read succeeds" [ "$rc" = 0 ]
+		expect_eq "$(md5sum </tmp/u | cut -d' ' -f1)" "$(unit_md5 /tmp/data $k)" \
+			"unit $k (m$m) data"
+		bounded rc dd if=/tmp/new of=$DM bs=$UNIT seek=$k count=1 oflag=direct \
+			conv=notrunc status=none
+		check "unit $k (m$m) write succeeds" [ "$rc" = 0 ]
+		dd if=/tmp/new of=/tmp/data bs=$UNIT seek=$k count=1 conv=notrunc status=none
+	fi
+	k=$((k + 1))
+done
+
+log "status: $(dmsetup status $VOL)"
+expect_eq "$(bds_health $VOL)" ADAA "health string: member $BAD only"
+bounded rc dmsetup wait $VOL "$ev0"
+check "dmsetup wait $VOL $ev0 returned" [ "$rc" = 0 ]
+ev1=$(bds_events $VOL)
+check "a dm event was raised ($ev0 -> $ev1)" [ "$ev1" -gt "$ev0" ]
+left=$(cat $FMR/times)
+log "fail_make_request: $((FAULTS - left)) faults injected"
+check "faults were injected ($((FAULTS - left)))" [ "$left" -lt $FAULTS ]
+
+# --- member 1 back -------------------------------------------------------------------
+echo 0 >"/sys/block/$VICTIM/make-it-fail"
+echo 0 >$FMR/probability
+rm -f /tmp/all
+bounded rc dd if=$DM of=/tmp/all bs=$UNIT count=$NUNITS iflag=direct status=none
+check "all known units read once member $BAD is back" [ "$rc" = 0 ]
+check "all known units hold their data (failed writes changed nothing)" cmp -s /tmp/data /tmp/all
+expect_eq "$(bds_health $VOL)" ADAA "health still shows member $BAD"
+
+bounded rc dmsetup remove $VOL
+check "volume removed" [ "$rc" = 0 ]
+[ -e $DM ] && bds_dm_remove $VOL
+# shellcheck disable=SC2086
+bds_expect_clean $DISKS
+pass "fail_make_request on one member: EIO there only, reported, removable"
