@@ -627,20 +627,29 @@ static void bds_status(struct dm_target *ti, status_type_t type,
 		break;
 
 	case STATUSTYPE_IMA:
+		/*
+		 * dm-ima keeps about 2 KiB of each target's data: one key per
+		 * list rather than keys per member, so that a table of 128
+		 * members is measured whole.
+		 */
 		DMEMIT_TARGET_NAME_VERSION(ti->type);
 		DMEMIT(",chunk_sectors=%u,groups=%u,layout=%s,member_count=%u",
 		       l->chunk, l->nr_groups, bds_layout_word(l),
 		       l->nr_members);
-		for (m = 0; m < l->nr_members; m++) {
-			struct bds_member *mb = &sc->members[m];
-
-			DMEMIT(",member_%u_device_name=%s", m, mb->dev->name);
-			DMEMIT(",member_%u_physical_start=%llu", m,
-			       (u64)mb->offset);
-			DMEMIT(",member_%u_group=%u", m, l->group_of[m]);
-			DMEMIT(",member_%u_status=%c", m,
-			       atomic_read(&mb->errors) ? 'D' : 'A');
-		}
+		DMEMIT(",group_sizes=");
+		for (g = 0; g < l->nr_groups; g++)
+			DMEMIT("%s%u", g ? "+" : "", l->group_size[g]);
+		DMEMIT(",member_devices=");
+		for (m = 0; m < l->nr_members; m++)
+			DMEMIT("%s%s", m ? "+" : "", sc->members[m].dev->name);
+		DMEMIT(",member_physical_starts=");
+		for (m = 0; m < l->nr_members; m++)
+			DMEMIT("%s%llu", m ? "+" : "",
+			       (u64)sc->members[m].offset);
+		DMEMIT(",member_health=");
+		for (m = 0; m < l->nr_members; m++)
+			DMEMIT("%c", atomic_read(&sc->members[m].errors) ?
+			       'D' : 'A');
 		DMEMIT(";");
 		break;
 	}
