@@ -16,6 +16,9 @@
 #   make fuzz            libFuzzer on the parser and layout (FUZZ_SECONDS=60)
 #   make tools           build tools/bds-stripe-table
 #   make vm-check        the VM suite only (KERNELS="6.1 6.12 7.2" by default)
+#   make check-debug     KUnit + VM suite on a KASAN/lockdep/kmemleak kernel
+#                        (tests/debug/; first run builds it, ~13 min)
+#   make soak            randomized fio verify soak, SOAK_MINUTES=10 (not in check)
 #   make install         install the module for $(KDIR)'s kernel and the
 #                        tools (PREFIX=/usr/local; DESTDIR= to stage)
 #   make uninstall       remove what make install installed
@@ -80,7 +83,35 @@ lint: checkpatch build-all
 vm-check:
 	tests/vm/run-suite
 
+# The soak (tests/vm/soak/): not part of make check.  SOAK_KERNELS may add
+# "debug" (or 6.12, 7.2); the guest is given SOAK_MINUTES plus boot slack.
+SOAK_MINUTES ?= 10
+SOAK_KERNELS ?= 6.1
+soak:
+	KERNELS="$(SOAK_KERNELS)" \
+	BDS_VM_ARGS="-a bds_soak_minutes=$(SOAK_MINUTES) -T $$(( $(SOAK_MINUTES) * 60 + 900 ))" \
+		tests/vm/run-suite tests/vm/soak/fio-verify-soak.sh
+
 check: setup unit fuzz-smoke lint install-check vm-check
+
+# The debug leg: Debian's linux-source-6.1 + tests/debug/config.fragment
+# (KASAN, lockdep, atomic-sleep, DEBUG_LIST, kmemleak, KUnit, fault
+# injection), built once and cached in $(BDS_CACHE)/debug/.  Runs the KUnit
+# suite (tests/kunit/) and the VM suite on KERNELS=debug; any KASAN/lockdep/
+# list/atomic-sleep report or a kmemleak object of the target fails a test.
+# DEBUG_SKIP leaves out the tests that run none of the target's code paths
+# that others do not run too: controller-topology-visible (the harness and
+# dm "striped" only) and table-builder-groups-real-controllers (the
+# userspace tool; the target's create/remove run in every other test).
+DEBUG_SKIP ?= controller-topology-visible table-builder-groups-real-controllers
+DEBUG_TESTS = $(filter-out $(DEBUG_SKIP),$(basename $(notdir $(wildcard tests/vm/t/*.sh))))
+
+check-debug: setup
+	tests/debug/build-kernel.sh >/dev/null
+	rc=0; tests/kunit/run || rc=1; \
+	KERNELS=debug tests/vm/run-suite $(DEBUG_TESTS) || rc=1; exit $$rc
+
+.PHONY: check-debug
 
 demo: setup
 	tests/vm/demo/demo.sh
@@ -102,7 +133,7 @@ bench: setup
 bench-update: setup
 	BENCH_UPDATE=1 tests/bench/run-bench
 
-.PHONY: all module tools clean setup unit fuzz fuzz-smoke checkpatch build-all lint vm-check check demo sweep bench bench-update
+.PHONY: all module tools clean setup unit fuzz fuzz-smoke checkpatch build-all lint vm-check check demo sweep bench bench-update soak
 
 # ---------------------------------------------------------------------------
 # Installation.

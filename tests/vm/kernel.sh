@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# kernel.sh <6.1|6.12|7.2> - fetch a Debian kernel (image + headers) into a cache
+# kernel.sh <6.1|6.12|7.2|debug> - fetch a Debian kernel (image + headers) into a cache
 # folder without installing anything on the host, and print shell-sourceable
 # variables describing it on stdout (progress goes to stderr).
 #
@@ -10,6 +10,8 @@
 #   7.2  : linux-image-amd64 7.2.* from sid ("7" or "sid": any 7.x), built
 #          in a debootstrap'ed sid root; see kernel-sid.sh (also prints
 #          BUILD_ROOT and BUILD_KDIR, for tests/vm/kbuild-root)
+#   debug: linux-source-6.1 built with the debug fragment (KASAN, lockdep,
+#          kmemleak, KUnit); handed over to kernel-debug.sh
 #
 # The packages come from a private apt configuration (own lists, cache and
 # sources) whose mirror URI is taken from the host's apt sources, so the host's
@@ -37,7 +39,8 @@ case "$SERIES" in
 6.1) SUITE_RE='bookworm(-updates|-security)?' ;;
 6.12) SUITE_RE='bookworm-backports' ;;
 7 | 7.* | sid) SUITE_RE='sid' ;;
-*) die "usage: $0 <6.1|6.12|7.2|sid>" ;;
+debug) exec "$(dirname "${BASH_SOURCE[0]}")/kernel-debug.sh" ;;
+*) die "usage: $0 <6.1|6.12|7.2|sid|debug>" ;;
 esac
 
 CACHE=${BDS_CACHE:-$HOME/.cache/bds-stripe}
