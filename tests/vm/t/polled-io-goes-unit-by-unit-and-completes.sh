@@ -15,6 +15,11 @@
 #     (16 per MiB), not one per member (4 per MiB): the polled path ran;
 #   - non-polled 1 MiB writes on the same volume are counted one per
 #     member (4 per MiB), so the counters tell the two paths apart.
+# On the debug kernel (kmemleak present) the members are not memory-backed
+# and fio does not verify: 6.1's null_blk allocates its backing pages
+# inside its poll loop under a spinlock, which the debug kernel reports as
+# sleeping in atomic context (null_blk's bug, not the target's); the
+# target's polled path is still run and counted there.
 #
 # topology:
 # timeout: 240
@@ -27,7 +32,12 @@ V=bdspoll
 DMV=/dev/mapper/$V
 CHUNK=128 # sectors (64 KiB)
 
-run modprobe null_blk nr_devices=4 gb=1 memory_backed=1 poll_queues=1
+BACKED=1 VERIFY="--verify=crc32c --do_verify=1 --verify_fatal=1" READS=512
+if [ -e /sys/kernel/debug/kmemleak ]; then
+	log "debug kernel: null_blk not memory-backed, no verify (see the header)"
+	BACKED=0 VERIFY="" READS=0
+fi
+run modprobe null_blk nr_devices=4 gb=1 memory_backed=$BACKED poll_queues=1
 for i in 0 1 2 3; do
 	expect_eq "$(cat /sys/block/nullb$i/queue/io_poll)" 1 "nullb$i polls"
 done
@@ -44,11 +54,12 @@ counters() {
 }
 
 expect_eq "$(counters)" "0 0" "counters start at zero"
+# shellcheck disable=SC2086 # VERIFY holds several options
 run fio --name=polled --filename=$DMV --ioengine=io_uring --hipri=1 \
 	--direct=1 --rw=write --bs=1M --size=32M --iodepth=4 \
-	--verify=crc32c --do_verify=1 --verify_fatal=1 --output=/tmp/fio.out
+	$VERIFY --output=/tmp/fio.out
 cat /tmp/fio.out
-expect_eq "$(counters)" "512 512" "polled: one read and one write per stripe unit"
+expect_eq "$(counters)" "$READS 512" "polled: one request per stripe unit"
 
 bds_dm_remove $V
 bds_dm_create $V "$(bds_stripe_table $CHUNK /dev/nullb0,/dev/nullb1 /dev/nullb2,/dev/nullb3)"
