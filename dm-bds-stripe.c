@@ -403,18 +403,16 @@ static struct bds_piece *bds_alloc_pieces(struct bds_ctx *sc, struct bio *bio,
 
 /*
  * Gather the data of @bio into the ring of pieces, one stripe unit after
- * the other.  Returns the number of sectors gathered: all of @bio, or the
- * whole stripe units before the first that did not fit into its piece's
- * bvecs (0 if that is the first).
+ * the other; the first unit holds @first_unit_sectors of the bio.  Returns
+ * the number of sectors gathered: all of @bio, or the whole stripe units
+ * before the first that did not fit into its piece's bvecs (0 if that is
+ * the first).
  */
 static u32 bds_fill_pieces(struct bds_ctx *sc, struct bio *bio,
-			   struct bds_piece *p)
+			   struct bds_piece *p, u32 first_unit_sectors)
 {
 	u32 unit = sc->layout.chunk << SECTOR_SHIFT;
-	u32 left = bds_chunk_left(&sc->layout,
-				  dm_target_offset(sc->ti,
-						   bio->bi_iter.bi_sector))
-		   << SECTOR_SHIFT;
+	u32 left = first_unit_sectors << SECTOR_SHIFT;
 	u32 done = 0, unit_len = left, off, len, n;
 	/* The piece's state where the current unit began in it. */
 	unsigned short vcnt = 0;
@@ -472,13 +470,15 @@ static void bds_submit_piece(struct bds_ctx *sc, struct bio *clone,
 /*
  * Send a read or write that spans several stripe units as one request per
  * member, carrying that member's units (contiguous on the member), instead
- * of one request per unit.  Returns false when it cannot; the caller then
- * sends the first stripe unit alone and device-mapper the rest later.
+ * of one request per unit.  @start is the bio's first sector in the
+ * target, @left the sectors of its first unit.  Returns false when it
+ * cannot; the caller then sends the first stripe unit alone and
+ * device-mapper the rest later.
  */
-static bool bds_map_pieces(struct bds_ctx *sc, struct bio *clone)
+static bool bds_map_pieces(struct bds_ctx *sc, struct bio *clone, u64 start,
+			   u32 left)
 {
 	const struct bds_layout *l = &sc->layout;
-	u64 start = dm_target_offset(sc->ti, clone->bi_iter.bi_sector);
 	u64 nr_units, mstart, mend;
 	struct bds_piece *p, *next;
 	u32 pos0, len, i, n;
@@ -492,7 +492,7 @@ static bool bds_map_pieces(struct bds_ctx *sc, struct bio *clone)
 	p = bds_alloc_pieces(sc, clone, pos0, nr_units);
 	if (!p)
 		return false;
-	len = bds_fill_pieces(sc, clone, p);
+	len = bds_fill_pieces(sc, clone, p, left);
 	if (!len) {
 		bds_free_pieces(p);
 		return false;
@@ -517,6 +517,7 @@ static bool bds_map_pieces(struct bds_ctx *sc, struct bio *clone)
 static int bds_map(struct dm_target *ti, struct bio *bio)
 {
 	struct bds_ctx *sc = ti->private;
+	u64 start;
 	u32 left, m;
 
 	if (bio->bi_opf & REQ_PREFLUSH) {
@@ -535,10 +536,10 @@ static int bds_map(struct dm_target *ti, struct bio *bio)
 		break;
 	}
 
-	left = bds_chunk_left(&sc->layout,
-			      dm_target_offset(ti, bio->bi_iter.bi_sector));
+	start = dm_target_offset(ti, bio->bi_iter.bi_sector);
+	left = bds_chunk_left(&sc->layout, start);
 	if (bio_sectors(bio) > left) {
-		if (bds_map_pieces(sc, bio))
+		if (bds_map_pieces(sc, bio, start, left))
 			return DM_MAPIO_SUBMITTED;
 		dm_accept_partial_bio(bio, left);
 	}
