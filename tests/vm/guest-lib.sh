@@ -254,6 +254,109 @@ bds_wait_events_above() {
 	done
 }
 
+# bds_unit_member K ORDER: the member (table index) that holds stripe unit
+# K of a volume whose order field (status field 4) is ORDER, e.g. 0,2,1,3.
+bds_unit_member() {
+	_n=$(echo "$2" | tr ',' '\n' | wc -l)
+	echo "$2" | cut -d, -f$(($1 % _n + 1))
+}
+
+# bds_unit_md5 FILE K UNIT: md5 of the K-th UNIT-byte unit of FILE.
+bds_unit_md5() {
+	dd if="$1" bs="$3" skip="$2" count=1 status=none | md5sum | cut -d' ' -f1
+}
+
+# bds_bounded VAR CMD...: run CMD with a 60 s limit; a hang (the kill)
+# fails the test, else CMD's exit status is stored in VAR.
+bds_bounded() {
+	_var=$1
+	shift
+	timeout -s KILL 60 "$@"
+	_rc=$?
+	[ "$_rc" = 137 ] && fail "hung (killed after 60 s): $*"
+	eval "$_var=\$_rc"
+}
+
+# bds_check_failed_units DM UNIT NUNITS ORDER BAD DATA NEW: units
+# 0..NUNITS-1 (UNIT bytes each) of the volume DM whose member BAD has
+# failed: each read and write of a unit on BAD fails (an error, not a
+# hang), every other unit reads back its data from the file DATA, takes a
+# direct write of the unit in file NEW and reads that back (DATA is updated
+# to match).
+bds_check_failed_units() {
+	_k=0
+	while [ "$_k" -lt "$3" ]; do
+		_m=$(bds_unit_member $_k "$4")
+		rm -f /tmp/u
+		bds_bounded _rc dd if="$1" of=/tmp/u bs="$2" skip=$_k count=1 iflag=direct \
+			status=none 2>/dev/null
+		if [ "$_m" = "$5" ]; then
+			check "unit $_k (m$_m) read fails" [ "$_rc" != 0 ]
+			bds_bounded _rc dd if="$7" of="$1" bs="$2" seek=$_k count=1 oflag=direct \
+				conv=notrunc status=none 2>/dev/null
+			check "unit $_k (m$_m) write fails" [ "$_rc" != 0 ]
+		else
+			check "unit $_k (m$_m) read succeeds" [ "$_rc" = 0 ]
+			expect_eq "$(md5sum </tmp/u | cut -d' ' -f1)" \
+				"$(bds_unit_md5 "$6" $_k "$2")" "unit $_k (m$_m) data"
+			bds_bounded _rc dd if="$7" of="$1" bs="$2" seek=$_k count=1 oflag=direct \
+				conv=notrunc status=none
+			check "unit $_k (m$_m) write succeeds" [ "$_rc" = 0 ]
+			rm -f /tmp/u
+			bds_bounded _rc dd if="$1" of=/tmp/u bs="$2" skip=$_k count=1 \
+				iflag=direct status=none
+			check "unit $_k (m$_m) holds the new data" cmp -s "$7" /tmp/u
+			dd if="$7" of="$6" bs="$2" seek=$_k count=1 conv=notrunc status=none
+		fi
+		_k=$((_k + 1))
+	done
+}
+
+# bds_expect_reported VOL HEALTH EV0: the volume's health string is HEALTH
+# and a dm event was raised since event number EV0 (`dmsetup wait VOL EV0`
+# returns, bounded, and the number went up).
+bds_expect_reported() {
+	log "status: $(dmsetup status "$1")"
+	expect_eq "$(bds_health "$1")" "$2" "health string (table order)"
+	bds_bounded _rc dmsetup wait "$1" "$3"
+	check "dmsetup wait $1 $3 returned" [ "$_rc" = 0 ]
+	_ev=$(bds_events "$1")
+	check "a dm event was raised ($3 -> $_ev)" [ "$_ev" -gt "$3" ]
+}
+
+# bds_expect_removable VOL: the volume (with a failed member) is removed by
+# one plain `dmsetup remove`, bounded.
+bds_expect_removable() {
+	bds_bounded _rc dmsetup remove "$1"
+	check "volume $1 removed" [ "$_rc" = 0 ]
+	if [ -e "/dev/mapper/$1" ]; then
+		bds_dm_remove "$1"
+	fi
+}
+
+# bds_linear_members DISK...: a linear dm device mI over the whole of the
+# I-th DISK (from 0), so that a test can swap a member's table (error,
+# flakey) under a volume built on /dev/mapper/mI.  Sets DISKI (the disk),
+# DI (its major:minor) and DISK_SECTORS (the size of the last disk).
+bds_linear_members() {
+	_i=0
+	for _d in "$@"; do
+		DISK_SECTORS=$(bds_sectors "$_d")
+		eval "DISK$_i=\$_d D$_i=\$(bds_majmin \$_d)"
+		eval "bds_dm_create m$_i \"0 $DISK_SECTORS linear \$D$_i 0\""
+		_i=$((_i + 1))
+	done
+}
+
+# bds_dm_switch NAME TABLE: replace the table of a live dm device
+# (suspend, load, resume).
+bds_dm_switch() {
+	run dmsetup suspend "$1"
+	echo "$2" | dmsetup load "$1" || fail "dmsetup load $1 failed"
+	run dmsetup resume "$1"
+	log "$1 is now: $(dmsetup table "$1")"
+}
+
 # bds_holders DEV: the holders (dm-N ...) of a block device, one line.
 bds_holders() {
 	ls "/sys/block/$(bds_dev "$1")/holders/" 2>/dev/null | tr '\n' ' ' | sed 's/ $//'
@@ -278,6 +381,26 @@ bds_expect_clean() {
 # in a fio JSON output (first per job: "read" before "write").
 bds_fio_json() {
 	grep "\"$2\" : " "$1" | sed -n "${3:-1}s/.*\"$2\" : \\([0-9-]*\\).*/\\1/p"
+}
+
+# bds_expect_fio_verified OUT RC JOB...: check()s a fio write+verify run
+# (--output-format=terse --terse-version=3 in file OUT, exit status RC):
+# it exited 0, reported no verify error, and each JOB had no error, wrote
+# something and read back (verified) as many KiB as it wrote.
+bds_expect_fio_verified() {
+	_out=$1
+	expect_eq "$2" 0 "fio exit status"
+	check "no verify error reported" \
+		sh -c "! grep -Eiq 'verify|bad magic|mismatch|crc' '$_out'"
+	shift 2
+	for _jn in "$@"; do
+		_line=$(grep "^3;[^;]*;$_jn;" "$_out")
+		expect_eq "$(echo "$_line" | cut -d';' -f5)" 0 "job $_jn error"
+		_rkb=$(echo "$_line" | cut -d';' -f6)
+		_wkb=$(echo "$_line" | cut -d';' -f47)
+		check "job $_jn wrote something ($_wkb KiB)" [ "${_wkb:-0}" -gt 0 ]
+		expect_eq "$_rkb" "$_wkb" "job $_jn KiB verified = written"
+	done
 }
 
 # bds_kmsg_clean MARK: check()s that the kernel logged no allocation

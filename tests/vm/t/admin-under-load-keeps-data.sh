@@ -146,16 +146,7 @@ rc=$?
 log "fio done (exit $rc)"
 wait "$L1" "$L2" "$L3" "$LC"
 cat /tmp/fio.out
-expect_eq "$rc" 0 "fio exit status"
-check "no verify error reported" sh -c "! grep -Eiq 'verify|bad magic|mismatch|crc' /tmp/fio.out"
-for jn in r1 r2; do
-	line=$(grep "^3;[^;]*;$jn;" /tmp/fio.out)
-	expect_eq "$(echo "$line" | cut -d';' -f5)" 0 "job $jn error"
-	rkb=$(echo "$line" | cut -d';' -f6)
-	wkb=$(echo "$line" | cut -d';' -f47)
-	check "job $jn wrote something ($wkb KiB)" [ "${wkb:-0}" -gt 0 ]
-	expect_eq "$rkb" "$wkb" "job $jn KiB verified = written"
-done
+bds_expect_fio_verified /tmp/fio.out "$rc" r1 r2
 for l in 1 2 3; do
 	read -r cyc err </tmp/a$l.result || fail "loop $l gave no result"
 	log "create/remove loop $l: $cyc cycles, $err failures"

@@ -42,26 +42,6 @@ CHUNK=128			# 64 KiB
 UNIT=$((CHUNK * 512))
 NUNITS=32
 
-# member_of K: member index holding stripe unit K (order 0,2,1,3).
-member_of() {
-	set -- 0 2 1 3 "$1"
-	_p=$(($5 % 4 + 1))
-	eval "echo \${$_p}"
-}
-
-# unit_md5 FILE K: md5 of unit K of a file of whole units.
-unit_md5() {
-	dd if="$1" bs=$UNIT skip="$2" count=1 status=none | md5sum | cut -d' ' -f1
-}
-
-# switch NAME TABLE: replace the table of a live member device.
-switch() {
-	run dmsetup suspend "$1"
-	echo "$2" | dmsetup load "$1" || fail "dmsetup load $1 failed"
-	run dmsetup resume "$1"
-	log "$1 is now: $(dmsetup table "$1")"
-}
-
 bds_load_module
 modprobe dm-flakey 2>/dev/null
 dmsetup targets | grep -q '^flakey' || fail "dm-flakey is not available in the guest"
@@ -70,14 +50,7 @@ dmsetup targets | grep -q '^flakey' || fail "dm-flakey is not available in the g
 set -- $(bds_members 0) $(bds_members 1)
 [ $# -eq 4 ] || fail "need 2 + 2 disks, have: $*"
 DISKS="$*"
-i=0
-for d in "$@"; do
-	DISK_SECTORS=$(bds_sectors "$d")
-	eval "DISK$i=\$d"
-	eval "D$i=\$(bds_majmin \$d)"
-	eval "bds_dm_create m$i \"0 $DISK_SECTORS linear \$D$i 0\""
-	i=$((i + 1))
-done
+bds_linear_members "$@"
 MLEN=$((DISK_SECTORS / CHUNK * CHUNK))
 bds_dm_create $VOL "0 $((MLEN * 4)) bds-stripe $CHUNK 2 \
 2 $(bds_majmin /dev/mapper/m0) 0 $(bds_majmin /dev/mapper/m1) 0 \
@@ -91,7 +64,7 @@ dd if=$DM of=/tmp/r bs=$UNIT count=$NUNITS iflag=direct status=none
 check "data A reads back" cmp -s /tmp/a /tmp/r
 
 # --- m1 drops writes ---------------------------------------------------------------
-switch m1 "0 $DISK_SECTORS flakey $D1 0 0 1 1 drop_writes"
+bds_dm_switch m1 "0 $DISK_SECTORS flakey $D1 0 0 1 1 drop_writes"
 ev0=$(bds_events $VOL)
 timeout -s KILL 60 dd if=/tmp/b of=$DM bs=$UNIT count=$NUNITS oflag=direct conv=fsync \
 	status=none
@@ -109,13 +82,13 @@ timeout -s KILL 60 dd if=$DM of=/tmp/r bs=$UNIT count=$NUNITS iflag=direct statu
 check "reading the volume back succeeds" [ "$?" = 0 ]
 k=0
 while [ "$k" -lt $NUNITS ]; do
-	m=$(member_of $k)
+	m=$(bds_unit_member $k 0,2,1,3)
 	if [ "$m" = 1 ]; then
-		want=$(unit_md5 /tmp/a $k) what="A (write dropped)"
+		want=$(bds_unit_md5 /tmp/a $k $UNIT) what="A (write dropped)"
 	else
-		want=$(unit_md5 /tmp/b $k) what=B
+		want=$(bds_unit_md5 /tmp/b $k $UNIT) what=B
 	fi
-	expect_eq "$(unit_md5 /tmp/r $k)" "$want" "volume unit $k (m$m) holds $what"
+	expect_eq "$(bds_unit_md5 /tmp/r $k $UNIT)" "$want" "volume unit $k (m$m) holds $what"
 	# The member disk itself, at the member sector the layout gives.
 	eval "disk=\$DISK$m"
 	msec=$((k / 4 * CHUNK))
@@ -141,7 +114,7 @@ expect_eq "$rc" 0 "fio write+verify on m0's units while m1 drops writes"
 expect_eq "$(bds_health $VOL)" AAAA "health after fio"
 
 # --- m1 back ---------------------------------------------------------------------------
-switch m1 "0 $DISK_SECTORS linear $D1 0"
+bds_dm_switch m1 "0 $DISK_SECTORS linear $D1 0"
 head -c $UNIT /dev/urandom >/tmp/new
 run dd if=/tmp/new of=$DM bs=$UNIT seek=2 count=1 oflag=direct conv=notrunc status=none
 check "unit 2 (m1) takes a write again" \

@@ -40,29 +40,6 @@ NUNITS=16			# known units (4 stripes)
 RUNTIME=12			# fio seconds
 BAD=2				# member deleted (table order)
 
-# member_of K: member index holding stripe unit K (order 0,2,1,3).
-member_of() {
-	set -- 0 2 1 3 "$1"
-	_p=$(($5 % 4 + 1))
-	eval "echo \${$_p}"
-}
-
-# unit_md5 FILE K: md5 of unit K of a file of whole units.
-unit_md5() {
-	dd if="$1" bs=$UNIT skip="$2" count=1 status=none | md5sum | cut -d' ' -f1
-}
-
-# bounded RC_VAR CMD...: run CMD with a 60 s limit; fail the test on a
-# hang (timeout), else store CMD's exit status in RC_VAR.
-bounded() {
-	_var=$1
-	shift
-	timeout -s KILL 60 "$@"
-	_rc=$?
-	[ "$_rc" = 137 ] && fail "hung (killed after 60 s): $*"
-	eval "$_var=$_rc"
-}
-
 bds_load_module
 
 # shellcheck disable=SC2046 # one word per member
@@ -114,47 +91,17 @@ check "fio completed reads ($rbytes bytes)" [ "${rbytes:-0}" -gt 0 ]
 check "fio completed writes ($wbytes bytes)" [ "${wbytes:-0}" -gt 0 ]
 
 # --- every known unit: member 2 fails, the others serve ------------------------------
-k=0
-while [ "$k" -lt $NUNITS ]; do
-	m=$(member_of $k)
-	rm -f /tmp/u
-	bounded rc dd if=$DM of=/tmp/u bs=$UNIT skip=$k count=1 iflag=direct status=none 2>/dev/null
-	if [ "$m" = $BAD ]; then
-		check "unit $k (m$m) read fails" [ "$rc" != 0 ]
-		bounded rc dd if=/tmp/new of=$DM bs=$UNIT seek=$k count=1 oflag=direct \
-			conv=notrunc status=none 2>/dev/null
-		check "unit $k (m$m) write fails" [ "$rc" != 0 ]
-	else
-		check "unit $k (m$m) read succeeds" [ "$rc" = 0 ]
-		expect_eq "$(md5sum </tmp/u | cut -d' ' -f1)" "$(unit_md5 /tmp/data $k)" \
-			"unit $k (m$m) data"
-		bounded rc dd if=/tmp/new of=$DM bs=$UNIT seek=$k count=1 oflag=direct \
-			conv=notrunc status=none
-		check "unit $k (m$m) write succeeds" [ "$rc" = 0 ]
-		rm -f /tmp/u
-		bounded rc dd if=$DM of=/tmp/u bs=$UNIT skip=$k count=1 iflag=direct status=none
-		check "unit $k (m$m) holds the new data" cmp -s /tmp/new /tmp/u
-	fi
-	k=$((k + 1))
-done
+bds_check_failed_units $DM $UNIT $NUNITS 0,2,1,3 $BAD /tmp/data /tmp/new
 # A read spanning units 1 (m2) and 2 (m1) fails as a whole.
-bounded rc dd if=$DM of=/dev/null bs=4096 skip=$((2 * UNIT / 4096 - 1)) count=2 \
+bds_bounded rc dd if=$DM of=/dev/null bs=4096 skip=$((2 * UNIT / 4096 - 1)) count=2 \
 	iflag=direct status=none 2>/dev/null
 check "read across units 1/2 (m2/m1) fails" [ "$rc" != 0 ]
 
 # --- status and event -----------------------------------------------------------------
-log "status: $(dmsetup status $VOL)"
-expect_eq "$(bds_health $VOL)" AADA "health string (table order)"
-bounded rc dmsetup wait $VOL "$ev0"
-check "dmsetup wait $VOL $ev0 returned" [ "$rc" = 0 ]
-ev1=$(bds_events $VOL)
-log "event number $ev0 -> $ev1"
-check "a dm event was raised ($ev0 -> $ev1)" [ "$ev1" -gt "$ev0" ]
+bds_expect_reported $VOL AADA "$ev0"
 
 # --- removal ---------------------------------------------------------------------------
-bounded rc dmsetup remove $VOL
-check "volume with a deleted member can be removed" [ "$rc" = 0 ]
-[ -e $DM ] && bds_dm_remove $VOL
+bds_expect_removable $VOL
 # shellcheck disable=SC2086
 set -- $MEMBERS
 bds_expect_clean "$1" "$2" "$4"

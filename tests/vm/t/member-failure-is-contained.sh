@@ -39,29 +39,6 @@ CHUNK=128			# 64 KiB
 UNIT=$((CHUNK * 512))
 NUNITS=16			# units written and checked (4 stripes)
 
-# member_of K: member index holding stripe unit K (order 0,2,1,3).
-member_of() {
-	set -- 0 2 1 3 "$1"
-	_p=$(($5 % 4 + 1))
-	eval "echo \${$_p}"
-}
-
-# health: the health string (field 2 of the target status).
-health() { dmsetup status $VOL | cut -d' ' -f5; }
-
-# events: the volume's dm event number.
-events() { dmsetup info $VOL | sed -n 's/^Event number:[[:space:]]*//p'; }
-
-# wait_events_above N: poll (up to 20 s of uptime) until the event number
-# exceeds N.
-wait_events_above() {
-	_end=$(($(cut -d. -f1 /proc/uptime) + 20))
-	while [ "$(events)" -le "$1" ] &&
-		[ "$(cut -d. -f1 /proc/uptime)" -lt "$_end" ]; do
-		sleep 0.2
-	done
-}
-
 # read_units FIRST COUNT OUT: direct read of whole stripe units into OUT.
 read_units() {
 	dd if=$DM of="$3" bs=$UNIT skip="$1" count="$2" iflag=direct status=none 2>/tmp/dd.err
@@ -71,42 +48,6 @@ read_units() {
 write_unit() {
 	dd if="$2" of=$DM bs=$UNIT seek="$1" count=1 oflag=direct conv=notrunc \
 		status=none 2>/tmp/dd.err
-}
-
-# unit_md5 FILE K: md5 of unit K of a file holding units 0..NUNITS-1.
-unit_md5() {
-	dd if="$1" bs=$UNIT skip="$2" count=1 status=none | md5sum | cut -d' ' -f1
-}
-
-# switch NAME TABLE: replace the table of a live member device.
-switch() {
-	run dmsetup suspend "$1"
-	echo "$2" | dmsetup load "$1" || fail "dmsetup load $1 failed"
-	run dmsetup resume "$1"
-	log "$1 is now: $(dmsetup table "$1")"
-}
-
-# check_units WHEN BAD: read every unit; units on member BAD must fail,
-# the others must return their data from /tmp/data.
-check_units() {
-	_k=0
-	while [ "$_k" -lt $NUNITS ]; do
-		_m=$(member_of $_k)
-		rm -f /tmp/u
-		if read_units $_k 1 /tmp/u; then
-			_rc=0
-		else
-			_rc=1
-		fi
-		if [ "$_m" = "$2" ]; then
-			check "$1: reading unit $_k (m$_m) fails" [ "$_rc" = 1 ]
-		else
-			check "$1: reading unit $_k (m$_m) succeeds" [ "$_rc" = 0 ]
-			expect_eq "$(md5sum </tmp/u | cut -d' ' -f1)" \
-				"$(unit_md5 /tmp/data $_k)" "$1: unit $_k (m$_m) data"
-		fi
-		_k=$((_k + 1))
-	done
 }
 
 # volume_table: the bds-stripe table over m0..m3.
@@ -121,7 +62,7 @@ fresh_volume() {
 	bds_dm_create $VOL "$(volume_table)"
 	log "status: $(dmsetup status $VOL)"
 	expect_eq "$(dmsetup status $VOL | cut -d' ' -f7)" "0,2,1,3" "order"
-	expect_eq "$(health)" AAAA "health of a new volume"
+	expect_eq "$(bds_health $VOL)" AAAA "health of a new volume"
 	run dd if=/tmp/data of=$DM bs=$UNIT count=$NUNITS oflag=direct status=none
 	rm -f /tmp/all
 	check "all units read back before the failure" read_units 0 $NUNITS /tmp/all
@@ -134,13 +75,7 @@ modprobe dm-flakey 2>/dev/null
 # shellcheck disable=SC2046 # one word per member
 set -- $(bds_members 0) $(bds_members 1)
 [ $# -eq 4 ] || fail "need 2 + 2 disks, have: $*"
-i=0
-for d in "$@"; do
-	DISK_SECTORS=$(bds_sectors "$d")
-	eval "D$i=\$(bds_majmin \$d)"
-	eval "bds_dm_create m$i \"0 $DISK_SECTORS linear \$D$i 0\""
-	i=$((i + 1))
-done
+bds_linear_members "$@"
 MLEN=$((DISK_SECTORS / CHUNK * CHUNK))
 
 head -c $((NUNITS * UNIT)) /dev/urandom >/tmp/data
@@ -148,14 +83,14 @@ head -c $UNIT /dev/urandom >/tmp/new
 
 # --- 1. m2 -> error ------------------------------------------------------------
 fresh_volume
-ev0=$(events)
-switch m2 "0 $DISK_SECTORS error"
+ev0=$(bds_events $VOL)
+bds_dm_switch m2 "0 $DISK_SECTORS error"
 check_units "m2 error" 2
 
 # Writes: unit 5 is on m2, unit 4 on m0.
 if write_unit 5 /tmp/new; then rc=0; else rc=1; fi
-check "m2 error: writing unit 5 (m$(member_of 5)) fails" [ "$rc" = 1 ]
-check "m2 error: writing unit 4 (m$(member_of 4)) succeeds" write_unit 4 /tmp/new
+check "m2 error: writing unit 5 (m$(bds_unit_member 5 0,2,1,3)) fails" [ "$rc" = 1 ]
+check "m2 error: writing unit 4 (m$(bds_unit_member 4 0,2,1,3)) succeeds" write_unit 4 /tmp/new
 rm -f /tmp/u
 check "m2 error: unit 4 reads back" read_units 4 1 /tmp/u
 check "m2 error: unit 4 holds the new data" cmp -s /tmp/new /tmp/u
@@ -170,18 +105,18 @@ check "m2 error: read of units 2-3 (m1, m3) succeeds" read_units 2 2 /tmp/u
 check "m2 error: units 2-3 data" cmp -s /tmp/u23 /tmp/u
 
 log "status: $(dmsetup status $VOL)"
-expect_eq "$(health)" AADA "m2 error: health string"
-wait_events_above "$ev0"
-ev1=$(events)
+expect_eq "$(bds_health $VOL)" AADA "m2 error: health string"
+bds_wait_events_above $VOL "$ev0"
+ev1=$(bds_events $VOL)
 log "event number $ev0 -> $ev1"
 check "m2 error: a dm event was raised ($ev0 -> $ev1)" [ "$ev1" -gt "$ev0" ]
 
 # m2 back: its units hold what they held, and are served again.
-switch m2 "0 $DISK_SECTORS linear $D2 0"
+bds_dm_switch m2 "0 $DISK_SECTORS linear $D2 0"
 # unit 4 now holds /tmp/new: update the reference.
 dd if=/tmp/new of=/tmp/data bs=$UNIT seek=4 count=1 conv=notrunc status=none
 check_units "m2 back" none
-expect_eq "$(health)" AADA "m2 back: m2 still marked D"
+expect_eq "$(bds_health $VOL)" AADA "m2 back: m2 still marked D"
 if dmsetup remove $VOL; then rc=0; else rc=1; fi
 check "volume with a failed member can be removed" [ "$rc" = 0 ]
 [ -e $DM ] && bds_dm_remove $VOL
@@ -190,24 +125,24 @@ check "volume with a failed member can be removed" [ "$rc" = 0 ]
 if dmsetup targets | grep -q '^flakey'; then
 	head -c $((NUNITS * UNIT)) /dev/urandom >/tmp/data
 	fresh_volume
-	ev0=$(events)
-	switch m1 "0 $DISK_SECTORS flakey $D1 0 0 1 1 error_writes"
+	ev0=$(bds_events $VOL)
+	bds_dm_switch m1 "0 $DISK_SECTORS flakey $D1 0 0 1 1 error_writes"
 	# Reads still work everywhere, m1 included.
 	check_units "m1 flakey" none
 	# Unit 2 is on m1, unit 3 on m3.
 	if write_unit 2 /tmp/new; then rc=0; else rc=1; fi
-	check "m1 flakey: writing unit 2 (m$(member_of 2)) fails" [ "$rc" = 1 ]
-	check "m1 flakey: writing unit 3 (m$(member_of 3)) succeeds" write_unit 3 /tmp/new
+	check "m1 flakey: writing unit 2 (m$(bds_unit_member 2 0,2,1,3)) fails" [ "$rc" = 1 ]
+	check "m1 flakey: writing unit 3 (m$(bds_unit_member 3 0,2,1,3)) succeeds" write_unit 3 /tmp/new
 	rm -f /tmp/u
 	check "m1 flakey: units 2-3 read back" read_units 2 2 /tmp/u
 	check "m1 flakey: unit 2 unchanged" \
-		[ "$(unit_md5 /tmp/u 0)" = "$(unit_md5 /tmp/data 2)" ]
+		[ "$(bds_unit_md5 /tmp/u 0 $UNIT)" = "$(bds_unit_md5 /tmp/data 2 $UNIT)" ]
 	check "m1 flakey: unit 3 holds the new data" \
-		[ "$(unit_md5 /tmp/u 1)" = "$(md5sum </tmp/new | cut -d' ' -f1)" ]
+		[ "$(bds_unit_md5 /tmp/u 1 $UNIT)" = "$(md5sum </tmp/new | cut -d' ' -f1)" ]
 	log "status: $(dmsetup status $VOL)"
-	expect_eq "$(health)" ADAA "m1 flakey: health string"
-	wait_events_above "$ev0"
-	ev1=$(events)
+	expect_eq "$(bds_health $VOL)" ADAA "m1 flakey: health string"
+	bds_wait_events_above $VOL "$ev0"
+	ev1=$(bds_events $VOL)
 	log "event number $ev0 -> $ev1"
 	check "m1 flakey: a dm event was raised ($ev0 -> $ev1)" [ "$ev1" -gt "$ev0" ]
 	if dmsetup remove $VOL; then rc=0; else rc=1; fi

@@ -95,16 +95,7 @@ cat /tmp/fio.out
 log "lowest MemAvailable during the run: $(cat /tmp/hog.min) MiB;" \
 	"hog released memory $(cat /tmp/hog.log 2>/dev/null | wc -l) times"
 check "fio was not killed (no hang)" [ "$rc" != 137 ]
-expect_eq "$rc" 0 "fio exit status"
-check "no verify error reported" sh -c "! grep -Eiq 'verify|bad magic|mismatch|crc' /tmp/fio.out"
-for jn in big huge wb; do
-	line=$(grep "^3;[^;]*;$jn;" /tmp/fio.out)
-	expect_eq "$(echo "$line" | cut -d';' -f5)" 0 "job $jn error"
-	rkb=$(echo "$line" | cut -d';' -f6)
-	wkb=$(echo "$line" | cut -d';' -f47)
-	check "job $jn wrote something ($wkb KiB)" [ "${wkb:-0}" -gt 0 ]
-	expect_eq "$rkb" "$wkb" "job $jn KiB verified = written"
-done
+bds_expect_fio_verified /tmp/fio.out "$rc" big huge wb
 check "memory was short (lowest $(cat /tmp/hog.min) MiB < $((2 * HEADROOM_MB)) MiB)" \
 	[ "$(cat /tmp/hog.min)" -lt $((2 * HEADROOM_MB)) ]
 bds_kmsg_clean mp

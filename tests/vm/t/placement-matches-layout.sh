@@ -180,12 +180,6 @@ make_data() {
 		fail "cannot make test data"
 }
 
-# unit_md5 FILE K: md5 of the K-th CHUNK-sized unit of FILE.
-unit_md5() {
-	dd if="$1" bs=$((CHUNK * 512)) skip="$2" count=1 status=none |
-		md5sum | cut -d' ' -f1
-}
-
 # placement_ok DESC UNITS: units 0..UNITS-1 of $DATA are, byte for byte, on
 # member ORD_(k mod N) at member sector OFF + (k div N) * CHUNK.  Each
 # member's rows are read once, with O_DIRECT, straight from the member; the
@@ -212,7 +206,8 @@ placement_ok() {
 	cmp -s /tmp/rebuilt "$DATA" && return 0
 	_k=0
 	while [ "$_k" -lt "$2" ]; do
-		if [ "$(unit_md5 "$DATA" "$_k")" != "$(unit_md5 /tmp/rebuilt "$_k")" ]; then
+		if [ "$(bds_unit_md5 "$DATA" "$_k" $_cb)" != \
+			"$(bds_unit_md5 /tmp/rebuilt "$_k" $_cb)" ]; then
 			eval "_m=\$ORD_$((_k % N))"
 			eval "_dev=\$MEM_$_m _off=\$OFF_$_m"
 			log "$1: unit $_k is not on member $_m ($_dev) at sector $((_off + (_k / N) * CHUNK))"
