@@ -226,3 +226,31 @@ bench_dm_remove() {
 
 # bench_info KEY VALUE: a line the host copies into the report.
 bench_info() { echo "info:$1=$2"; }
+
+# bench_each_target PREFIX FN BUILDER_OPTION...: run `FN TARGET DEV` on
+# each of bds-stripe (made by `bds-stripe-table BUILDER_OPTION... --create
+# bds $MEMBERS`; its table and order are recorded as PREFIX_bds_table and
+# PREFIX_bds_order), dm striped and md raid0 (both over $MEMBERS in that
+# order, unit $CHUNK bytes), one after the other, each removed after use.
+bench_each_target() {
+	_pfx=$1 _fn=$2
+	shift 2
+	# shellcheck disable=SC2086 # one word per member
+	run bds-stripe-table "$@" --create bds $MEMBERS
+	bench_info "${_pfx}_bds_table" "$(dmsetup table bds)"
+	bench_info "${_pfx}_bds_order" "$(dmsetup status bds | awk '{ print $7 }')"
+	"$_fn" bds-stripe /dev/mapper/bds
+	bench_dm_remove bds
+
+	# shellcheck disable=SC2086
+	bench_striped_table $((CHUNK / 512)) $MEMBERS | dmsetup create str ||
+		fail "dmsetup create str"
+	"$_fn" striped /dev/mapper/str
+	bench_dm_remove str
+
+	# shellcheck disable=SC2086
+	if bench_md_build $((CHUNK / 1024)) $MEMBERS; then
+		"$_fn" md-raid0 /dev/md0
+		bench_md_stop
+	fi
+}

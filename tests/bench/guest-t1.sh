@@ -74,27 +74,9 @@ first=${MEMBERS%% *}
 # shellcheck disable=SC2086
 bench_fio t1 seq raw "$first" read $((WIDTH / 2)) 1 "$first" -- $FIO_BW
 
-# bds-stripe through the table builder
-# shellcheck disable=SC2086
-run bds-stripe-table --chunk 64K --disk-mbps 20 --controller-mbps 40 \
-	--create bds $MEMBERS
-bench_info t1_bds_table "$(dmsetup table bds)"
-bench_info t1_bds_order "$(dmsetup status bds | awk '{ print $7 }')"
-seq_runs bds-stripe /dev/mapper/bds
-bench_dm_remove bds
-
-# striped, controller order
-# shellcheck disable=SC2086
-bench_striped_table $((CHUNK / 512)) $MEMBERS | dmsetup create str || fail "dmsetup create str"
-seq_runs striped /dev/mapper/str
-bench_dm_remove str
-
-# md raid0, controller order
-# shellcheck disable=SC2086
-if bench_md_build $((CHUNK / 1024)) $MEMBERS; then
-	seq_runs md-raid0 /dev/md0
-	bench_md_stop
-fi
+# bds-stripe through the table builder, striped and md raid0 in controller
+# order
+bench_each_target t1 seq_runs --chunk 64K --disk-mbps 20 --controller-mbps 40
 
 # --- buffered: XFS on bds-stripe ------------------------------------------
 # The volume is made by the table builder.  Its read-ahead: the kernel's

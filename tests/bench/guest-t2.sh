@@ -37,23 +37,7 @@ runs() { # TARGET DEV
 	done
 }
 
-# shellcheck disable=SC2086
-run bds-stripe-table --chunk 16K --disk-mbps 10 --controller-mbps 15 \
-	--create bds $MEMBERS
-bench_info t2_bds_order "$(dmsetup status bds | awk '{ print $7 }')"
-runs bds-stripe /dev/mapper/bds
-bench_dm_remove bds
-
-# shellcheck disable=SC2086
-bench_striped_table $((CHUNK / 512)) $MEMBERS | dmsetup create str || fail "dmsetup create str"
-runs striped /dev/mapper/str
-bench_dm_remove str
-
-# shellcheck disable=SC2086
-if bench_md_build $((CHUNK / 1024)) $MEMBERS; then
-	runs md-raid0 /dev/md0
-	bench_md_stop
-fi
+bench_each_target t2 runs --chunk 16K --disk-mbps 10 --controller-mbps 15
 
 rmmod dm_bds_stripe || log "rmmod dm_bds_stripe failed"
 pass "t2 suite done"
