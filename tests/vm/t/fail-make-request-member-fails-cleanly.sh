@@ -45,24 +45,6 @@ NUNITS=16
 FAULTS=1000000
 BAD=1
 
-member_of() {
-	set -- 0 2 1 3 "$1"
-	_p=$(($5 % 4 + 1))
-	eval "echo \${$_p}"
-}
-unit_md5() {
-	dd if="$1" bs=$UNIT skip="$2" count=1 status=none | md5sum | cut -d' ' -f1
-}
-# bounded RC_VAR CMD...: CMD with a 60 s limit; a hang fails the test.
-bounded() {
-	_var=$1
-	shift
-	timeout -s KILL 60 "$@"
-	_rc=$?
-	[ "$_rc" = 137 ] && fail "hung (killed after 60 s): $*"
-	eval "$_var=$_rc"
-}
-
 bds_load_module
 # shellcheck disable=SC2046 # one word per member
 set -- $(bds_members 0) $(bds_members 1)
@@ -98,34 +80,9 @@ expect_eq "$(bds_fio_json /tmp/fio.json first_error)" 5 "fio's first error is EI
 check "fio completed reads" [ "$(bds_fio_json /tmp/fio.json io_bytes 1)" -gt 0 ]
 check "fio completed writes" [ "$(bds_fio_json /tmp/fio.json io_bytes 2)" -gt 0 ]
 
-k=0
-while [ "$k" -lt $NUNITS ]; do
-	m=$(member_of $k)
-	rm -f /tmp/u
-	bounded rc dd if=$DM of=/tmp/u bs=$UNIT skip=$k count=1 iflag=direct status=none 2>/dev/null
-	if [ "$m" = $BAD ]; then
-		check "unit $k (m$m) read fails" [ "$rc" != 0 ]
-		bounded rc dd if=/tmp/new of=$DM bs=$UNIT seek=$k count=1 oflag=direct \
-			conv=notrunc status=none 2>/dev/null
-		check "unit $k (m$m) write fails" [ "$rc" != 0 ]
-	else
-		check "unit $k (m$m) read succeeds" [ "$rc" = 0 ]
-		expect_eq "$(md5sum </tmp/u | cut -d' ' -f1)" "$(unit_md5 /tmp/data $k)" \
-			"unit $k (m$m) data"
-		bounded rc dd if=/tmp/new of=$DM bs=$UNIT seek=$k count=1 oflag=direct \
-			conv=notrunc status=none
-		check "unit $k (m$m) write succeeds" [ "$rc" = 0 ]
-		dd if=/tmp/new of=/tmp/data bs=$UNIT seek=$k count=1 conv=notrunc status=none
-	fi
-	k=$((k + 1))
-done
+bds_check_failed_units $DM $UNIT $NUNITS 0,2,1,3 $BAD /tmp/data /tmp/new
 
-log "status: $(dmsetup status $VOL)"
-expect_eq "$(bds_health $VOL)" ADAA "health string: member $BAD only"
-bounded rc dmsetup wait $VOL "$ev0"
-check "dmsetup wait $VOL $ev0 returned" [ "$rc" = 0 ]
-ev1=$(bds_events $VOL)
-check "a dm event was raised ($ev0 -> $ev1)" [ "$ev1" -gt "$ev0" ]
+bds_expect_reported $VOL ADAA "$ev0"
 left=$(cat $FMR/times)
 log "fail_make_request: $((FAULTS - left)) faults injected"
 check "faults were injected ($((FAULTS - left)))" [ "$left" -lt $FAULTS ]
@@ -134,14 +91,12 @@ check "faults were injected ($((FAULTS - left)))" [ "$left" -lt $FAULTS ]
 echo 0 >"/sys/block/$VICTIM/make-it-fail"
 echo 0 >$FMR/probability
 rm -f /tmp/all
-bounded rc dd if=$DM of=/tmp/all bs=$UNIT count=$NUNITS iflag=direct status=none
+bds_bounded rc dd if=$DM of=/tmp/all bs=$UNIT count=$NUNITS iflag=direct status=none
 check "all known units read once member $BAD is back" [ "$rc" = 0 ]
 check "all known units hold their data (failed writes changed nothing)" cmp -s /tmp/data /tmp/all
 expect_eq "$(bds_health $VOL)" ADAA "health still shows member $BAD"
 
-bounded rc dmsetup remove $VOL
-check "volume removed" [ "$rc" = 0 ]
-[ -e $DM ] && bds_dm_remove $VOL
+bds_expect_removable $VOL
 # shellcheck disable=SC2086
 bds_expect_clean $DISKS
 pass "fail_make_request on one member: EIO there only, reported, removable"
