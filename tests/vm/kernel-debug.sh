@@ -3,7 +3,7 @@
 #
 # kernel-debug.sh - the "debug" kernel series: Debian's linux-source-6.1
 # built with tests/debug/config.fragment (KASAN, lockdep, kmemleak, KUnit,
-# fault injection) by tests/debug/build-kernel.sh (about 13 minutes on 2
+# fault injection) by tests/debug/build-kernel.sh (about 11 minutes on 2
 # cores the first time, cached afterwards).  Prints the same shell-sourceable
 # variables as kernel.sh (which hands "debug" over to this script):
 #

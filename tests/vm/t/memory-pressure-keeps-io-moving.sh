@@ -5,7 +5,8 @@
 # keeps moving: no allocation failure, no OOM kill, no hang, and the data
 # verifies.
 #
-# A guest of 384 MiB (the smallest that unpacks the test image; about
+# A guest of 384 MiB (the smallest that unpacks the test image on the
+# stock kernels; vm-run gives the debug kernel 256 MiB more; about
 # 200 MiB are free after boot).  Volume: 128 KiB unit over 4 disks in two
 # groups.  fio, three jobs, each write then verify (crc32c, verify_fatal):
 #   big   libaio, iodepth 32, O_DIRECT, random writes of 1 MiB..2 MiB
