@@ -50,8 +50,15 @@ if [ "${BDS_OFFLINE:-0}" = 1 ]; then
 	exit 0
 fi
 
-# The version apt would download (from the host's own apt lists).
-VER=$(apt-cache show --no-all-versions "$PKG" 2>/dev/null | awk '/^Version:/ { print $2; exit }')
+# The version apt would download (from the host's own apt lists, read
+# again from the mirror once if they do not know the package).
+pkgver() { apt-cache show --no-all-versions "$PKG" 2>/dev/null | awk '/^Version:/ { print $2; exit }'; }
+VER=$(pkgver)
+if [ -z "$VER" ] && [ "$(id -u)" = 0 ]; then
+	log "apt knows no $PKG: apt-get update"
+	apt-get update -q >/dev/null 2>&1 || log "apt-get update failed"
+	VER=$(pkgver)
+fi
 [ -n "$VER" ] || die "apt knows no $PKG (apt-get update?)"
 OUT=$DCACHE/$VER-$FSHA
 if [ -e "$OUT/.complete" ]; then
