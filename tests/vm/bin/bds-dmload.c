@@ -1,23 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * bds-dmload - create, load and resume one dm device through the dm ioctls
- * (what "dmsetup create NAME --table TABLE" does), optionally with the N-th
- * fault-injection site that this task hits during the table load
- * (DM_TABLE_LOAD: the target's constructor and dm's table code) made to
- * fail (/proc/thread-self/fail-nth, CONFIG_FAULT_INJECTION).  For the VM
- * tests.
+ * bds-dmload - create, load and resume dm devices through the dm ioctls
+ * (what "dmsetup create NAME --table TABLE" does), many times in one
+ * process, for the VM tests.
  *
- * usage: bds-dmload NAME "START LENGTH TARGET PARAMS..." [FAIL_NTH]
- *        bds-dmload --batch NAME <TABLES
+ * usage: bds-dmload --batch NAME <TABLES
  *        bds-dmload --sweep NAME TABLE MAXN DISK...
- *
- * Prints one line:
- *   step=<create|load|resume|done> errno=<E> injected=<0|1|-> remaining=<R>
- * where step is the first ioctl that failed (done: none did), injected
- * says whether the armed fault was consumed (fail-nth read back 0), and
- * remaining is what fail-nth read back.  The device is left as it is
- * (a failed load or resume leaves the created device for the caller to
- * remove).  Exit status: 0 done, 1 an ioctl failed, 2 usage or setup error.
  *
  * --batch reads lines "V|START LENGTH TARGET PARAMS..." from stdin and, for
  * each, does what `dmsetup create` does (create, load, resume; the device
@@ -28,11 +16,14 @@
  *   batch: tables=T accepted=A valid=V valid_refused=R left=L
  * Exit status 0 when R and L are 0.
  *
- * --sweep does the first form for FAIL_NTH = 1, 2, ... MAXN, in one process
- * (a shell loop forks dozens of processes per step, which takes tens of
- * seconds on a KASAN kernel under emulation), until the armed fault is no
- * longer consumed.  After each step it checks what a clean refusal means:
- * a failed step set an errno; a failed load left no inactive table; a
+ * --sweep creates, loads (TABLE, one "START LENGTH TARGET PARAMS" line)
+ * and resumes NAME with the N-th fault-injection site that this task hits
+ * during the table load (DM_TABLE_LOAD: the target's constructor and dm's
+ * table code) made to fail (/proc/thread-self/fail-nth), for N = 1, 2, ...
+ * MAXN, in one process (a shell loop forks dozens of processes per step,
+ * which takes tens of seconds on a KASAN kernel under emulation), until
+ * the armed fault is no longer consumed.  After each step it checks what a
+ * clean refusal means: a failed step set an errno; a failed load left no inactive table; a
  * volume that was made reports health all 'A' (the second word of its
  * status); once the device is removed, it is gone, no DISK (a name in
  * /sys/block) has a holder, and dm_bds_stripe's reference count is 0.
@@ -298,75 +289,11 @@ static int sweep(const char *name, const char *table, int maxn, char **disks, in
 
 int main(int argc, char **argv)
 {
-	const char *name, *table, *step = "done";
-	unsigned long long start, len;
-	char type[DM_MAX_TYPE_NAME], nth[32];
-	int ctl, fn = -1, err = 0;
-	long remaining = -1;
-	ssize_t r;
-
 	if (argc == 3 && !strcmp(argv[1], "--batch"))
 		return batch(argv[2]);
 	if (argc >= 5 && !strcmp(argv[1], "--sweep"))
 		return sweep(argv[2], argv[3], atoi(argv[4]), argv + 5, argc - 5);
-	if (argc < 3 || argc > 4) {
-		fprintf(stderr, "usage: %s NAME TABLE [FAIL_NTH]\n", argv[0]);
-		return 2;
-	}
-	name = argv[1];
-	table = argv[2];
-	if (sscanf(table, "%llu %llu %15s", &start, &len, type) != 3) {
-		fprintf(stderr, "bds-dmload: bad table line\n");
-		return 2;
-	}
-	ctl = open("/dev/mapper/control", O_RDWR);
-	if (ctl < 0) {
-		perror("bds-dmload: /dev/mapper/control");
-		return 2;
-	}
-	if (argc == 4 && atoi(argv[3]) > 0) {
-		/* Opened before arming: the open itself allocates. */
-		fn = open("/proc/thread-self/fail-nth", O_RDWR);
-		if (fn < 0) {
-			perror("bds-dmload: /proc/thread-self/fail-nth");
-			return 2;
-		}
-		snprintf(nth, sizeof(nth), "%d", atoi(argv[3]));
-	}
-
-	err = dm_simple(ctl, DM_DEV_CREATE, name, 0);
-	if (err) {
-		step = "create";
-		goto out;
-	}
-
-	if (fn >= 0 && write(fn, nth, strlen(nth)) < 0) {
-		perror("bds-dmload: arming fail-nth");
-		return 2;
-	}
-	err = dm_load(ctl, name, table);
-	if (fn >= 0) {
-		r = pread(fn, nth, sizeof(nth) - 1, 0);
-		if (r > 0) {
-			nth[r] = '\0';
-			remaining = strtol(nth, NULL, 10);
-		}
-		/* Disarm whatever is left. */
-		if (pwrite(fn, "0", 1, 0) < 0)
-			perror("bds-dmload: disarming fail-nth");
-		close(fn);
-	}
-	if (err) {
-		step = "load";
-		goto out;
-	}
-
-	err = dm_simple(ctl, DM_DEV_SUSPEND, name, 0);	/* no flag: resume */
-	if (err)
-		step = "resume";
-out:
-	printf("step=%s errno=%d injected=%s remaining=%ld\n", step, err,
-	       fn < 0 ? "-" : remaining == 0 ? "1" : "0", remaining);
-	close(ctl);
-	return strcmp(step, "done") ? 1 : 0;
+	fprintf(stderr, "usage: %s --batch NAME <TABLES\n"
+		"       %s --sweep NAME TABLE MAXN DISK...\n", argv[0], argv[0]);
+	return 2;
 }
