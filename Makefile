@@ -109,10 +109,16 @@ check: setup debug-kernel-bg unit fuzz-smoke lint install-check vm-check debug-c
 DEBUG_SKIP ?= controller-topology-visible table-builder-groups-real-controllers
 DEBUG_TESTS = $(filter-out $(DEBUG_SKIP),$(basename $(notdir $(wildcard tests/vm/t/*.sh))))
 
-check-debug: setup
+# $(call debug-leg,TESTS): build (or wait for) the debug kernel, then the
+# KUnit suite and TESTS on it; both run, either failing fails.
+define debug-leg
 	tests/debug/build-kernel.sh >/dev/null
 	rc=0; tests/kunit/run || rc=1; \
-	KERNELS=debug tests/vm/run-suite $(DEBUG_TESTS) || rc=1; exit $$rc
+	KERNELS=debug tests/vm/run-suite $(1) || rc=1; exit $$rc
+endef
+
+check-debug: setup
+	$(call debug-leg,$(DEBUG_TESTS))
 
 # The part of the debug leg that make check (and so CI) runs: the KUnit
 # suite and DEBUG_CI_TESTS, chosen so that every operation and code path
@@ -151,9 +157,7 @@ debug-kernel-bg: setup
 		>$(BDS_CACHE)/debug-build-bg.log 2>&1 </dev/null &
 
 debug-ci: setup
-	tests/debug/build-kernel.sh >/dev/null
-	rc=0; tests/kunit/run || rc=1; \
-	KERNELS=debug tests/vm/run-suite $(DEBUG_CI_TESTS) || rc=1; exit $$rc
+	$(call debug-leg,$(DEBUG_CI_TESTS))
 
 .PHONY: check-debug debug-ci debug-kernel-bg
 
