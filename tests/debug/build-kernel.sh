@@ -52,7 +52,9 @@ fi
 
 # The version apt would download (from the host's own apt lists, read
 # again from the mirror once if they do not know the package).
-pkgver() { apt-cache show --no-all-versions "$PKG" 2>/dev/null | awk '/^Version:/ { print $2; exit }'; }
+# shellcheck source=../vm/apt-lib.sh
+. "$HERE/../vm/apt-lib.sh"
+pkgver() { candidate_version "$PKG"; }
 VER=$(pkgver)
 if [ -z "$VER" ] && [ "$(id -u)" = 0 ]; then
 	log "apt knows no $PKG: apt-get update"

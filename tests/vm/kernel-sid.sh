@@ -41,20 +41,7 @@ sid_setup_apt() {
 sid_apt() { apt-get -c "$SID_APTCONF" -o Debug::NoLocking=1 -q "$@"; }
 sid_cache() { apt-cache -c "$SID_APTCONF" -o Debug::NoLocking=1 "$@"; }
 
-# Names of the Depends of pkg (first alternative of each), one a line.
-sid_deps() { # $1 = package
-	sid_cache show "$1" 2>/dev/null | awk '
-		/^Depends:/ {
-			sub(/^Depends:[ \t]*/, "")
-			n = split($0, d, /,[ \t]*/)
-			for (i = 1; i <= n; i++) {
-				split(d[i], alt, /[ \t]*\|[ \t]*/)
-				split(alt[1], w, /[ \t(]+/)
-				print w[1]
-			}
-			exit
-		}'
-}
+# sid_deps and sid_version: tests/vm/apt-lib.sh.
 
 sid_series_ok() { # $1 = version; does it belong to the requested series?
 	case "$SERIES" in
@@ -155,7 +142,7 @@ sid_fixup_root() { # $1 = root
 		trap 'rm -f "$src"' EXIT
 		printf '%s\n' 'static inline int bds_probe(const int *p)' '{' \
 			'	__typeof_unqual__(*p) v = *p;' '	v++;' '	return v;' '}' >"$src"
-		if "$@" "$src" 2>&1 | grep -qi 'error'; then echo 0; else echo 1; fi
+		if "$@" "$src" 2>&1 | grep -i 'error' >/dev/null; then echo 0; else echo 1; fi
 		EOS
 		chmod 0755 "$f/checker-valid.sh.tmp"
 		mv "$f/checker-valid.sh.tmp" "$f/checker-valid.sh"
@@ -223,13 +210,13 @@ sid_main() {
 		fi
 		die "apt-get update (sid) failed and nothing cached"
 	fi
-	ver=$(sid_cache show linux-image-amd64 2>/dev/null | awk '/^Version:/ { print $2; exit }')
+	ver=$(sid_version linux-image-amd64)
 	[ -n "$ver" ] || die "no linux-image-amd64 in sid"
 	sid_series_ok "$ver" || die "sid has linux-image-amd64 $ver, not $SERIES.*"
-	hver=$(sid_cache show linux-headers-amd64 2>/dev/null | awk '/^Version:/ { print $2; exit }')
+	hver=$(sid_version linux-headers-amd64)
 	[ "$hver" = "$ver" ] || die "sid: linux-headers-amd64 $hver != linux-image-amd64 $ver"
-	img=$(sid_deps linux-image-amd64 | grep -m1 '^linux-image-') ||
-		die "cannot resolve the ABI image package of linux-image-amd64 $ver"
+	img=$(sid_deps linux-image-amd64 | first_match '^linux-image-')
+	[ -n "$img" ] || die "cannot resolve the ABI image package of linux-image-amd64 $ver"
 	abi=${img#linux-image-}
 	if [ -e "$CACHE/sid-root-$ver/.complete" ] && [ -e "$KCACHE/sid_$ver/.complete" ]; then
 		log "using cached $SERIES kernel $ver"

@@ -33,6 +33,8 @@ set -euo pipefail
 
 log() { printf 'kernel.sh: %s\n' "$*" >&2; }
 die() { log "error: $*"; exit 1; }
+# shellcheck source=apt-lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/apt-lib.sh"
 
 SERIES=${1:-}
 case "$SERIES" in
@@ -88,7 +90,7 @@ host_sources() {
 }
 
 find_uri() { # $1 = suite
-	host_sources | awk -F '\t' -v s="$1" '$2 == s { print $1; exit }'
+	host_sources | first_uri "$1"
 }
 
 # private_apt DIR SOURCES: an apt configuration of its own in DIR (lists,
@@ -195,24 +197,7 @@ newest_version() { # $1 = package
 	printf '%s\n' "$best"
 }
 
-# Dependency of pkg=ver whose name matches an ERE (first one).
-dep_of() { # $1 = pkg, $2 = version, $3 = regex
-	apt_q show "$1=$2" 2>/dev/null | awk -v re="$3" '
-		/^Depends:/ {
-			sub(/^Depends:[ \t]*/, "")
-			n = split($0, d, /,[ \t]*/)
-			for (i = 1; i <= n; i++) {
-				split(d[i], alt, /[ \t]*\|[ \t]*/)
-				split(alt[1], w, /[ \t(]+/)
-				if (w[1] ~ re) { print w[1]; exit }
-			}
-			exit
-		}'
-}
-
-pkg_version() { # exact candidate version string of a concrete package = version of meta
-	apt_q show "$1=$2" 2>/dev/null | awk '/^Version:/ { print $2; exit }'
-}
+# dep_of: tests/vm/apt-lib.sh.
 
 # ---------------------------------------------------------------------------
 # Fix-ups so the unpacked headers work as KDIR.
@@ -321,7 +306,7 @@ for deb in "$TMP"/debs/*.deb; do
 	log "unpacking ${deb##*/}"
 	dpkg -x "$deb" "$TMP/root"
 done
-KVER_=$(find "$TMP/root" -mindepth 3 -maxdepth 4 -type d -path '*/modules/*' -name '[0-9]*' -printf '%f\n' | head -n1)
+KVER_=$(find "$TMP/root" -mindepth 3 -maxdepth 4 -type d -path '*/modules/*' -name '[0-9]*' -printf '%f\n' | sed -n 1p)
 [ -n "$KVER_" ] || die "no lib/modules/<kver> in $IMG"
 rm -rf "$ROOT"
 mv "$TMP/root" "$ROOT"
