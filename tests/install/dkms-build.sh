@@ -59,7 +59,7 @@ run() { # $1 = log name, $2... = command
 	return 1
 }
 modfield() { # $1 = field, $2 = module file
-	modinfo -F "$1" "$2" 2>/dev/null | head -n 1
+	modinfo -F "$1" "$2" 2>/dev/null | sed -n 1p
 }
 # The module file in a directory: plain or compressed (6.12 installs .ko.xz).
 modfile() { # $1 = directory

@@ -9,8 +9,10 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 mapfile -t want < <(grep -v -e '^#' -e '^$' "$top/.ci/packages")
 missing=()
 for p in "${want[@]}"; do
-	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' ||
-		missing+=("$p")
+	case "$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null)" in
+	*" ok installed") ;;
+	*) missing+=("$p") ;;
+	esac
 done
 [ ${#missing[@]} -eq 0 ] && exit 0
 

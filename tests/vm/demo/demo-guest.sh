@@ -51,7 +51,7 @@ echo "minimum_io_size=$(bds_queue /dev/mapper/bds minimum_io_size)" \
 	"optimal_io_size=$(bds_queue /dev/mapper/bds optimal_io_size)"
 
 say "mkfs.xfs picks the stripe geometry by itself"
-mkfs.xfs -f /dev/mapper/bds | grep -E 'sunit|swidth|bsize=' | head -3
+mkfs.xfs -f /dev/mapper/bds | grep -E 'sunit|swidth|bsize=' | sed -n 1,3p
 mkdir -p /mnt/demo
 run mount -t xfs /dev/mapper/bds /mnt/demo
 dd if=/dev/urandom of=/mnt/demo/file bs=1M count=16 status=none

@@ -79,7 +79,7 @@ round_jobs() {
 	_j=0
 	# distinct even slots
 	_slots=$(seq 0 2 $((NSLOTS - 2)) | awk -v s="$(rnd 100000)" 'BEGIN { srand(s) }
-		{ print rand() " " $1 }' | sort -n | cut -d' ' -f2 | head -n $_nj)
+		{ print rand() " " $1 }' | sort -n | cut -d' ' -f2 | sed -n "1,${_nj}p")
 	for _s in $_slots; do
 		# _bs: the option; _max: the largest block; _fixed: 1 for one size
 		case $(rnd 6) in

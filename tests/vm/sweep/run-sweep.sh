@@ -25,7 +25,7 @@ command -v gnuplot >/dev/null || {
 KERNELS=$series "$top/tests/tools/build-all.sh" >&2
 make -s -C "$top/tools" >&2
 ko=${BDS_CACHE:-$HOME/.cache/bds-stripe}/lint/$series/dm-bds-stripe.ko
-topo=$(sed -n 's/^#[[:space:]]*topology:[[:space:]]*//p' "$guest" | head -n 1)
+topo=$(sed -n 's/^#[[:space:]]*topology:[[:space:]]*//p' "$guest" | sed -n 1p)
 
 # The guest script has its own defaults; when BDS_SWEEP_SECS or
 # BDS_SWEEP_SIZES are set, run a copy of it that sets them.

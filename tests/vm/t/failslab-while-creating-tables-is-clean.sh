@@ -107,7 +107,7 @@ dmesg -c >/dev/null
 timeout -s KILL 1500 bds-dmload --sweep $VOL "$TABLE" $MAXN $DISKNAMES >/tmp/fs.out
 rc=$?
 [ "$rc" = 137 ] && fail "bds-dmload --sweep hung"
-grep '^problem:' /tmp/fs.out | head -n 20
+grep '^problem:' /tmp/fs.out | sed -n 1,20p
 summary=$(grep '^sweep:' /tmp/fs.out)
 log "$summary (exit $rc)"
 sites=$(echo "$summary" | sed -n 's/.* sites=\([0-9]*\).*/\1/p')

@@ -31,12 +31,12 @@ MNT=/mnt/geom
 # xfs_info output (the first sunit=/swidth= pair; the log's comes later).
 sunit_swidth() {
 	sed -n 's/.*sunit=\([0-9]*\)[[:space:]]*swidth=\([0-9]*\) blks.*/\1 \2/p' "$1" |
-		head -n 1
+		sed -n 1p
 }
 
 # bsize FILE: data block size from mkfs.xfs / xfs_info output.
 data_bsize() {
-	sed -n 's/^data[[:space:]]*=.*bsize=\([0-9]*\).*/\1/p' "$1" | head -n 1
+	sed -n 's/^data[[:space:]]*=.*bsize=\([0-9]*\).*/\1/p' "$1" | sed -n 1p
 }
 
 # geometry NAME CHUNK GROUP...: build the volume, check the queue limits,

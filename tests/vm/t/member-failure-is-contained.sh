@@ -122,7 +122,7 @@ check "volume with a failed member can be removed" [ "$rc" = 0 ]
 [ -e $DM ] && bds_dm_remove $VOL
 
 # --- 2. m1 -> flakey error_writes ----------------------------------------------
-if dmsetup targets | grep -q '^flakey'; then
+if dmsetup targets | grep '^flakey' >/dev/null; then
 	head -c $((NUNITS * UNIT)) /dev/urandom >/tmp/data
 	fresh_volume
 	ev0=$(bds_events $VOL)

@@ -53,7 +53,7 @@ hog() {
 			dd if=/dev/zero of=/dev/shm/hog/f$_i bs=1M count=$_n status=none 2>/dev/null
 			_i=$((_i + 1)) _files=$((_files + 1))
 		elif [ "$_a" -lt $((HEADROOM_MB / 2)) ] && [ "$_files" -gt 0 ]; then
-			_f=$(ls /dev/shm/hog | head -n 1)
+			_f=$(ls /dev/shm/hog | sed -n 1p)
 			rm -f "/dev/shm/hog/$_f"
 			_files=$((_files - 1))
 			echo "released $_f at $_a MiB available" >>/tmp/hog.log
@@ -100,7 +100,7 @@ bds_expect_fio_verified /tmp/fio.out "$rc" big huge wb
 check "memory was short (lowest $(cat /tmp/hog.min) MiB < $((2 * HEADROOM_MB)) MiB)" \
 	[ "$(cat /tmp/hog.min)" -lt $((2 * HEADROOM_MB)) ]
 bds_kmsg_clean mp
-grep -E 'allocation failure|Out of memory|oom' /tmp/kmsg.since | head -n 5
+grep -E 'allocation failure|Out of memory|oom' /tmp/kmsg.since | sed -n 1,5p
 log "status: $(dmsetup status $VOL)"
 bds_dm_remove $VOL
 # shellcheck disable=SC2086

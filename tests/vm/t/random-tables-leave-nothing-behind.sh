@@ -218,7 +218,7 @@ kill $KMSG 2>/dev/null
 
 log "dmsetup create: $n tables in $(echo "$t1 - $t0" | bc) s" \
 	"($(echo "$n / ($t1 - $t0 + 0.01)" | bc) per second): $acc accepted, $valid built valid"
-grep -v '^batch:' /tmp/batch.out | head -n 20
+grep -v '^batch:' /tmp/batch.out | sed -n 1,20p
 summary=$(grep '^batch:' /tmp/batch.out)
 log "bds-dmload: $summary in $(echo "$t2 - $t1" | bc) s"
 check "bds-dmload was not killed (exit $brc)" [ "$brc" != 137 ]
@@ -237,7 +237,7 @@ log "random tables: $RT_COUNT run, $total_acc accepted, $((RT_COUNT - total_acc)
 log "refusal reasons:"
 sed -n 's/.*bds-stripe: //p' /tmp/kmsg.log | sed 's/^member [0-9]*.*/member ... (detail line)/' |
 	sort | uniq -c | sort -rn
-grep -aE "$BAD" /tmp/kmsg.log | head -n 20 >/tmp/kmsg.bad
+grep -aE "$BAD" /tmp/kmsg.log | sed -n 1,20p >/tmp/kmsg.bad
 if [ -s /tmp/kmsg.bad ]; then
 	echo "bds: kernel problems logged during the run:"
 	cat /tmp/kmsg.bad

@@ -169,7 +169,7 @@ if [ -r $IMA ] && grep -q ' dm_table_load ' $IMA; then
 	grep ' dm_table_load ' $IMA | awk '{ print $NF }' | while read -r hex; do
 		echo "$hex" | xxd -r -p
 		echo
-	done | grep "name=$VOL," | head -n 1 >/tmp/ima.rec
+	done | grep "name=$VOL," | sed -n 1p >/tmp/ima.rec
 	log "IMA dm_table_load record of $VOL: $(wc -c </tmp/ima.rec) bytes"
 	cut -c1-300 /tmp/ima.rec
 	check "IMA record has target_name=bds-stripe" grep -q 'target_name=bds-stripe,' /tmp/ima.rec
@@ -199,7 +199,7 @@ if [ -r $IMA ] && grep -q ' dm_table_load ' $IMA; then
 	log "target data in the record: ${#tdata} of ${#full} bytes"
 	check "IMA target data is at most 2047 bytes" [ "${#tdata}" -le 2047 ]
 	check "IMA target data is a prefix of the complete string" \
-		[ "$tdata" = "$(printf '%s' "$full" | head -c "${#tdata}")" ]
+		[ "${full#"$tdata"}" != "$full" ]
 	expect_eq "${#tdata}" "${#full}" "IMA target data is whole (nothing cut)"
 else
 	log "IMA dm_table_load measurements not available on $BDS_KVER: not checked"

@@ -155,7 +155,7 @@ rt_case() {
 	done
 	run dd if=/tmp/rt.data of=/tmp/rt.head bs="$cb" count=$((n + 1)) status=none
 	if ! cmp -s /tmp/rt.placed /tmp/rt.head; then
-		first=$(cmp /tmp/rt.placed /tmp/rt.head 2>&1 | head -n 1)
+		first=$(cmp /tmp/rt.placed /tmp/rt.head 2>&1 | sed -n 1p)
 		log "placement differs: $first (units of $cb bytes from unit $((doff / cb)))"
 	fi
 	check "$desc: unit k is on member order[k mod N] at offset + (k div N) x chunk" \
