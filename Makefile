@@ -11,9 +11,10 @@
 #   make bench           benchmark vs striped and md raid0 (BENCH_KERNELS=
 #                        "6.1 6.12"): results/bench/, change vs baseline;
 #                        make bench-update also updates tests/bench/baseline/
-#   make lint            checkpatch --strict, sparse (C=2) and W=1 builds
-#   make unit            userspace tests (layout arithmetic, table builder,
-#                        fuzz corpus replay)
+#   make lint            checkpatch --strict, sparse (C=2) and W=1 builds,
+#                        pipe-lint (no early-exit reader in a shell pipeline)
+#   make unit            userspace tests (apt readers, layout arithmetic,
+#                        table builder, fuzz corpus replay)
 #   make fuzz            libFuzzer on the parser and layout (FUZZ_SECONDS=60)
 #   make tools           build tools/bds-stripe-table
 #   make vm-check        the VM suite only (KERNELS="6.1 6.12 7.2" by default)
@@ -55,6 +56,7 @@ tools:
 	$(MAKE) -C tools
 
 unit:
+	tests/tools/pipe-readers-test.sh
 	$(MAKE) -C tests/unit check
 	$(MAKE) -C tests/tools-unit check
 	$(MAKE) -C tests/fuzz replay
@@ -79,7 +81,12 @@ build-all:
 setup:
 	tests/tools/setup.sh
 
-lint: checkpatch build-all
+# No pipeline in a shell script whose reader may leave early (exit 141
+# under pipefail): tests/tools/pipe-lint.pl.
+pipe-lint:
+	tests/tools/pipe-lint.sh
+
+lint: pipe-lint checkpatch build-all
 
 vm-check:
 	tests/vm/run-suite
@@ -181,7 +188,7 @@ bench: setup
 bench-update: setup
 	BENCH_UPDATE=1 tests/bench/run-bench
 
-.PHONY: all module tools clean setup unit fuzz fuzz-smoke checkpatch build-all lint vm-check check demo sweep bench bench-update soak
+.PHONY: all module tools clean setup unit fuzz fuzz-smoke checkpatch pipe-lint build-all lint vm-check check demo sweep bench bench-update soak
 
 # ---------------------------------------------------------------------------
 # Installation.
