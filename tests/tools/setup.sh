@@ -23,5 +23,8 @@ if [ "$(id -u)" -ne 0 ]; then
 fi
 echo "setup: installing ${missing[*]}" >&2
 export DEBIAN_FRONTEND=noninteractive
-apt-get update -q >/dev/null
-apt-get install -y -q --no-install-recommends "${missing[@]}" >/dev/null
+# Wait for another apt/dpkg (unattended-upgrades, a second make) rather
+# than fail on its lock.
+lock=(-o DPkg::Lock::Timeout=900)
+apt-get "${lock[@]}" update -q >/dev/null
+apt-get "${lock[@]}" install -y -q --no-install-recommends "${missing[@]}" >/dev/null
