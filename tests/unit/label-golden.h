@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The golden label: member 1 (the second in table order) of a volume
+ * "golden" of 3 members in 2 controller groups (2 + 1), 64 KiB stripe
+ * unit, interleaved, on 2 GiB disks.  tests/unit/golden/label-v1.bin is
+ * this label as version 1 writes it (the primary copy), made once and
+ * checked by hand against Documentation/bds-stripe-label.rst; the unit
+ * tests decode that file and encode this description back to it byte for
+ * byte, and the documentation's hex example is that file.
+ */
+#ifndef BDS_LABEL_GOLDEN_H
+#define BDS_LABEL_GOLDEN_H
+
+#include <string.h>
+
+#include "dm-bds-label.h"
+
+#define GOLDEN_MEMBER_SECTORS	4194304ULL	/* 2 GiB */
+
+static inline void golden_uuid(u8 *u, u8 tag)
+{
+	int i;
+
+	for (i = 0; i < BDS_UUID_LEN; i++)
+		u[i] = (u8)(tag + i);
+	u[6] = (u8)((u[6] & 0x0f) | 0x40);	/* version 4 */
+	u[8] = (u8)((u[8] & 0x3f) | 0x80);	/* RFC 4122 variant */
+}
+
+static inline void golden_label(struct bds_label *l)
+{
+	static const char *const serial[3] = { "QM00001", "QM00002", "QM00003" };
+	u32 i;
+
+	memset(l, 0, sizeof(*l));
+	l->generation = 1;
+	l->ctime = 1767225600;		/* 2026-01-01 00:00:00 UTC */
+	l->utime = 1767225600;
+	golden_uuid(l->volume_uuid, 0x10);
+	l->nr_members = 3;
+	l->nr_groups = 2;
+	l->layout = BDS_LAYOUT_INTERLEAVE;
+	l->chunk_sectors = 128;
+	l->data_offset = BDS_DATA_OFFSET_DEFAULT;
+	l->member_sectors = GOLDEN_MEMBER_SECTORS;
+	l->backup_sector = bds_label_backup_sector(GOLDEN_MEMBER_SECTORS);
+	/* whole stripe units between the data offset and the backup */
+	l->data_sectors = (l->backup_sector - l->data_offset) / 128 * 128;
+	l->label_sector = BDS_LABEL_PRIMARY;
+	strcpy(l->name, "golden");
+	l->group_size[0] = 2;
+	l->group_size[1] = 1;
+	strcpy(l->controller[0], "host0");
+	strcpy(l->controller[1], "host1");
+	for (i = 0; i < 3; i++) {
+		golden_uuid(l->uuid[i], (u8)(0x20 + 0x10 * i));
+		l->member_offset[i] = BDS_DATA_OFFSET_DEFAULT;
+		l->weight[i] = 1;
+		strcpy(l->serial[i], serial[i]);
+	}
+	l->member_index = 1;
+	memcpy(l->member_uuid, l->uuid[1], BDS_UUID_LEN);
+}
+
+#endif /* BDS_LABEL_GOLDEN_H */

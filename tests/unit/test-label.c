@@ -1,0 +1,566 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unit tests for the on-disk member label (dm-bds-label.h).
+ *
+ *   - CRC-32C against published check values;
+ *   - the golden vector (golden/label-v1.bin): decoded field by field
+ *     against values written out here, and encoded back byte for byte
+ *     from its description (label-golden.h);
+ *   - every single-byte corruption of the golden vector is refused: all
+ *     255 changes of each byte of the 512-byte head, and nine (each bit,
+ *     and all bits) of each other byte;
+ *   - each validity rule, one mutation at a time with the crc made right
+ *     again, gives its own error; reserved bytes are ignored;
+ *   - random valid labels round-trip through encode and decode, as
+ *     primary and as backup copy;
+ *   - the choice between two copies, the backup position and the default
+ *     data offset.
+ * Output is TAP; the last line is "N passed, N failed".
+ *
+ * Usage: test-label GOLDEN-FILE
+ */
+#include "dm-bds-label.h"	/* first: the header is self-contained */
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "label-golden.h"
+
+#define U(x) ((unsigned long long)(x))
+
+static int npass, nfail;
+
+static void check(bool ok, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static void check(bool ok, const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("%s %d - ", ok ? "ok" : "not ok", npass + nfail + 1);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	printf("\n");
+	if (ok)
+		npass++;
+	else
+		nfail++;
+}
+
+static u64 rng = 0x6c6162656c2d7631ULL;
+
+static u64 rnd(void)
+{
+	u64 z = (rng += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+/* Little-endian stores of our own, to mutate a label by offset. */
+static void put32(u8 *b, size_t off, u32 v)
+{
+	int i;
+
+	for (i = 0; i < 4; i++)
+		b[off + i] = (u8)(v >> (8 * i));
+}
+
+static void put64(u8 *b, size_t off, u64 v)
+{
+	int i;
+
+	for (i = 0; i < 8; i++)
+		b[off + i] = (u8)(v >> (8 * i));
+}
+
+static u64 get64(const u8 *b, size_t off)
+{
+	u64 v = 0;
+	int i;
+
+	for (i = 7; i >= 0; i--)
+		v = (v << 8) | b[off + i];
+	return v;
+}
+
+static void refix_crc(u8 *b)
+{
+	put32(b, 16, bds_label_crc(b));
+}
+
+static u8 golden[BDS_LABEL_SIZE];
+
+static bool load_golden(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	size_t n;
+	int extra;
+
+	if (!f)
+		return false;
+	n = fread(golden, 1, sizeof(golden), f);
+	extra = fgetc(f);
+	fclose(f);
+	return n == sizeof(golden) && extra == EOF;
+}
+
+/* CRC-32C bit by bit, from its definition. */
+static u32 crc32c_bitwise(const u8 *p, size_t len)
+{
+	u32 crc = ~0U;
+	int b;
+
+	while (len--) {
+		crc ^= *p++;
+		for (b = 0; b < 8; b++)
+			crc = (crc & 1) ? (crc >> 1) ^ 0x82f63b78U : crc >> 1;
+	}
+	return ~crc;
+}
+
+static void test_crc(void)
+{
+	u8 buf[32];
+	u8 all[256];
+	int i, bad = 0;
+
+	for (i = 0; i < 256; i++) {
+		u8 one = (u8)i;
+
+		all[i] = (u8)i;
+		if (bds_crc32c(&one, 1) != crc32c_bitwise(&one, 1))
+			bad++;
+	}
+	check(bad == 0 && bds_crc32c(all, 256) == crc32c_bitwise(all, 256),
+	      "crc32c table = the bitwise definition, every byte value");
+	check(bds_crc32c(golden, sizeof(golden)) ==
+	      crc32c_bitwise(golden, sizeof(golden)),
+	      "crc32c of 8 KiB = the bitwise definition");
+
+	check(bds_crc32c("123456789", 9) == 0xe3069283,
+	      "crc32c(\"123456789\") = 0xe3069283");
+	memset(buf, 0, sizeof(buf));
+	check(bds_crc32c(buf, 32) == 0x8a9136aa,
+	      "crc32c(32 x 0x00) = 0x8a9136aa (RFC 3720 B.4)");
+	memset(buf, 0xff, sizeof(buf));
+	check(bds_crc32c(buf, 32) == 0x62a8ab43,
+	      "crc32c(32 x 0xff) = 0x62a8ab43 (RFC 3720 B.4)");
+	{
+		u8 copy[BDS_LABEL_SIZE];
+
+		memcpy(copy, golden, sizeof(copy));
+		memset(copy + 16, 0, 4);
+		check(bds_label_crc(golden) == bds_crc32c(copy, sizeof(copy)),
+		      "label crc = crc32c of the label with bytes 16..19 zero");
+	}
+}
+
+static const u8 uuid_vol[16] = {
+	0x10, 0x11, 0x12, 0x13, 0x14, 0x15, 0x46, 0x17,
+	0x98, 0x19, 0x1a, 0x1b, 0x1c, 0x1d, 0x1e, 0x1f };
+static const u8 uuid_m1[16] = {
+	0x30, 0x31, 0x32, 0x33, 0x34, 0x35, 0x46, 0x37,
+	0xb8, 0x39, 0x3a, 0x3b, 0x3c, 0x3d, 0x3e, 0x3f };
+
+static void test_golden(void)
+{
+	struct bds_label l, want;
+	static u8 enc[BDS_LABEL_SIZE];
+	enum bds_label_err err;
+
+	err = bds_label_decode(golden, sizeof(golden), &l);
+	check(err == BDS_LABEL_OK, "golden decodes: %s", bds_label_error(err));
+	check(U(get64(golden, 16) & 0xffffffff) == 0x4a8b05a8,
+	      "golden crc field is 0x4a8b05a8");
+	check(l.generation == 1 && l.ctime == 1767225600 &&
+	      l.utime == 1767225600, "golden generation 1, times 2026-01-01");
+	check(!memcmp(l.volume_uuid, uuid_vol, 16) &&
+	      !memcmp(l.member_uuid, uuid_m1, 16) &&
+	      !memcmp(l.uuid[1], uuid_m1, 16), "golden UUIDs");
+	check(l.member_index == 1 && l.nr_members == 3 && l.nr_groups == 2 &&
+	      l.layout == 0 && l.chunk_sectors == 128,
+	      "golden geometry: member 1 of 3, 2 groups, interleave, 128");
+	check(l.group_size[0] == 2 && l.group_size[1] == 1 &&
+	      l.group_size[2] == 0, "golden groups 2 + 1");
+	check(l.data_offset == 2048 && l.data_sectors == 4192128 &&
+	      l.label_sector == 8 && l.backup_sector == 4194288 &&
+	      l.member_sectors == 4194304,
+	      "golden places: data 2048 + 4192128, copies at 8 and 4194288");
+	check(!strcmp(l.name, "golden") && !strcmp(l.controller[0], "host0") &&
+	      !strcmp(l.controller[1], "host1") &&
+	      !strcmp(l.serial[0], "QM00001") &&
+	      !strcmp(l.serial[2], "QM00003"), "golden texts");
+	check(l.member_offset[0] == 2048 && l.member_offset[2] == 2048 &&
+	      l.weight[0] == 1 && l.weight[2] == 1,
+	      "golden member table: offsets 2048, weights 1");
+
+	golden_label(&want);
+	check(!memcmp(&l, &want, sizeof(l)),
+	      "golden decodes to its description (label-golden.h)");
+	bds_label_encode(&want, enc);
+	check(!memcmp(enc, golden, sizeof(enc)),
+	      "the description encodes to the golden vector byte for byte");
+	check(bds_label_decode(golden, sizeof(golden) - 1, &l) ==
+	      BDS_LABEL_ERR_SHORT, "8191 bytes: too short");
+}
+
+static void test_corruption(void)
+{
+	static u8 buf[BDS_LABEL_SIZE];
+	struct bds_label l;
+	size_t off, missed = 0, tried = 0, dirty = 0;
+	unsigned int x;
+
+	memcpy(buf, golden, sizeof(buf));
+	for (off = 0; off < BDS_LABEL_SIZE; off++) {
+		for (x = 1; x < 256; x++) {
+			if (off >= 512 && x != 0xff && (x & (x - 1)))
+				continue;
+			buf[off] = (u8)(golden[off] ^ x);
+			tried++;
+			if (bds_label_decode(buf, sizeof(buf), &l) == BDS_LABEL_OK)
+				missed++;
+			else if (!bds_bytes_zero(&l, sizeof(l)))
+				dirty++;
+		}
+		buf[off] = golden[off];
+	}
+	check(missed == 0, "every single-byte corruption refused (%zu tried, %zu accepted)",
+	      tried, missed);
+	check(dirty == 0, "a refused copy leaves nothing decoded (%zu did)", dirty);
+}
+
+struct mutation {
+	const char *what;
+	size_t off;
+	int width;		/* 1, 4 or 8 bytes; 0: set a text; 16: a UUID */
+	u64 value;
+	const char *text;
+	enum bds_label_err want;
+	bool keep_crc;		/* leave the crc as it was */
+};
+
+static const struct mutation mutations[] = {
+	{ "magic", 0, 1, 'b', NULL, BDS_LABEL_ERR_MAGIC, false },
+	{ "version 2", 8, 4, 2, NULL, BDS_LABEL_ERR_VERSION, false },
+	{ "version 0", 8, 4, 0, NULL, BDS_LABEL_ERR_VERSION, false },
+	{ "label size 4096", 12, 4, 4096, NULL, BDS_LABEL_ERR_SIZE, false },
+	{ "crc off by one", 16, 4, 0x4a8b05a9, NULL, BDS_LABEL_ERR_CRC, true },
+	{ "incompat feature", 20, 4, 1, NULL, BDS_LABEL_ERR_INCOMPAT, false },
+	{ "member index 3 of 3", 80, 4, 3, NULL, BDS_LABEL_ERR_INDEX, false },
+	{ "nr_members 0", 84, 4, 0, NULL, BDS_LABEL_ERR_MEMBERS, false },
+	{ "nr_members 129", 84, 4, 129, NULL, BDS_LABEL_ERR_MEMBERS, false },
+	{ "nr_members 4, groups hold 3", 84, 4, 4, NULL, BDS_LABEL_ERR_GROUPS, false },
+	{ "nr_groups 0", 88, 4, 0, NULL, BDS_LABEL_ERR_GROUPS, false },
+	{ "nr_groups 33", 88, 4, 33, NULL, BDS_LABEL_ERR_GROUPS, false },
+	{ "nr_groups 1, group 1 used", 88, 4, 1, NULL, BDS_LABEL_ERR_GROUPS, false },
+	{ "group 0 of 3 members", 512, 4, 3, NULL, BDS_LABEL_ERR_GROUPS, false },
+	{ "group 1 empty", 536, 4, 0, NULL, BDS_LABEL_ERR_GROUPS, false },
+	{ "group 0 of 2^32-1 members", 512, 4, 0xffffffff, NULL, BDS_LABEL_ERR_GROUPS, false },
+	{ "unused group entry not zero", 512 + 24 * 5 + 4, 1, 'x', NULL, BDS_LABEL_ERR_GROUPS, false },
+	{ "layout 2", 92, 4, 2, NULL, BDS_LABEL_ERR_GEOMETRY, false },
+	{ "chunk 0", 96, 8, 0, NULL, BDS_LABEL_ERR_GEOMETRY, false },
+	{ "chunk 100 (not 4 KiB)", 96, 8, 100, NULL, BDS_LABEL_ERR_GEOMETRY, false },
+	{ "chunk 2^40", 96, 8, 1ULL << 40, NULL, BDS_LABEL_ERR_GEOMETRY, false },
+	{ "volume UUID zero", 48, 16, 0, NULL, BDS_LABEL_ERR_UUID, false },
+	{ "member UUID not the table's", 64, 1, 0x31, NULL, BDS_LABEL_ERR_UUID, false },
+	{ "member 2 has member 0's UUID", 1280 + 96, 16, 1280, NULL, BDS_LABEL_ERR_UUID, false },
+	{ "member 0 UUID zero", 1280, 16, 0, NULL, BDS_LABEL_ERR_UUID, false },
+	{ "unused member entry not zero", 1280 + 48 * 3 + 30, 1, 'x', NULL, BDS_LABEL_ERR_MEMBERS, false },
+	{ "weight 0", 1280 + 48 + 24, 4, 0, NULL, BDS_LABEL_ERR_WEIGHT, false },
+	{ "weight 2 (weighted layouts are not version 1)", 1280 + 24, 4, 2, NULL, BDS_LABEL_ERR_WEIGHT, false },
+	{ "name empty", 256, 0, 0, "", BDS_LABEL_ERR_NAME, false },
+	{ "name with a blank", 256, 0, 0, "a b", BDS_LABEL_ERR_NAME, false },
+	{ "name with a slash", 256, 0, 0, "a/b", BDS_LABEL_ERR_NAME, false },
+	{ "name starting with '-'", 256, 0, 0, "-x", BDS_LABEL_ERR_NAME, false },
+	{ "name starting with '.'", 256, 0, 0, ".x", BDS_LABEL_ERR_NAME, false },
+	{ "name of 128 bytes, no NUL", 256, 0, 0,
+	  "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+	  "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
+	  BDS_LABEL_ERR_NAME, false },
+	{ "name text after its NUL", 256 + 10, 1, 'x', NULL, BDS_LABEL_ERR_NAME, false },
+	{ "serial text after its NUL", 1280 + 28 + 10, 1, 'x', NULL, BDS_LABEL_ERR_TEXT, false },
+	{ "controller text after its NUL", 512 + 4 + 10, 1, 'x', NULL, BDS_LABEL_ERR_TEXT, false },
+	{ "data offset 16 (in the primary copy)", 104, 8, 16, NULL, BDS_LABEL_ERR_PLACE, false },
+	{ "data offset not the member table's", 104, 8, 4096, NULL, BDS_LABEL_ERR_PLACE, false },
+	{ "data length 0", 112, 8, 0, NULL, BDS_LABEL_ERR_PLACE, false },
+	{ "data length not whole units", 112, 8, 4192000 + 64, NULL, BDS_LABEL_ERR_PLACE, false },
+	{ "data runs into the backup", 112, 8, 4192128 + 128, NULL, BDS_LABEL_ERR_PLACE, false },
+	{ "data length near 2^64", 112, 8, ~0ULL - 127, NULL, BDS_LABEL_ERR_PLACE, false },
+	{ "copy at sector 0", 120, 8, 0, NULL, BDS_LABEL_ERR_PLACE, false },
+	{ "backup not at the member's end", 128, 8, 4194280, NULL, BDS_LABEL_ERR_PLACE, false },
+	{ "member size 1 GiB (data past it)", 136, 8, 2097152, NULL, BDS_LABEL_ERR_PLACE, false },
+	{ "member size 0", 136, 8, 0, NULL, BDS_LABEL_ERR_PLACE, false },
+	{ "serial with a control character", 1280 + 28 + 2, 1, 0x07, NULL, BDS_LABEL_ERR_TEXT, false },
+	{ "controller with a byte above 0x7e", 512 + 4 + 1, 1, 0xc3, NULL, BDS_LABEL_ERR_TEXT, false },
+	{ "name with a byte above 0x7e", 256 + 1, 1, 0xe9, NULL, BDS_LABEL_ERR_NAME, false },
+};
+
+static void apply(u8 *b, const struct mutation *m)
+{
+	switch (m->width) {
+	case 0:
+		memset(b + m->off, 0, BDS_LABEL_NAME_LEN);
+		memcpy(b + m->off, m->text, strnlen(m->text, BDS_LABEL_NAME_LEN));
+		break;
+	case 1:
+		b[m->off] = (u8)m->value;
+		break;
+	case 4:
+		put32(b, m->off, (u32)m->value);
+		break;
+	case 16:	/* a copy of the UUID at offset value, or zero */
+		if (m->value)
+			memcpy(b + m->off, b + m->value, BDS_UUID_LEN);
+		else
+			memset(b + m->off, 0, BDS_UUID_LEN);
+		break;
+	default:
+		put64(b, m->off, m->value);
+		break;
+	}
+	if (!m->keep_crc)
+		refix_crc(b);
+}
+
+static void test_rules(void)
+{
+	static u8 buf[BDS_LABEL_SIZE];
+	struct bds_label l;
+	size_t i;
+
+	for (i = 0; i < sizeof(mutations) / sizeof(mutations[0]); i++) {
+		const struct mutation *m = &mutations[i];
+		enum bds_label_err err;
+
+		memcpy(buf, golden, sizeof(buf));
+		apply(buf, m);
+		err = bds_label_decode(buf, sizeof(buf), &l);
+		check(err == m->want, "%s: %s (want: %s)", m->what,
+		      bds_label_error(err), bds_label_error(m->want));
+	}
+
+	/* Reserved bytes are the future's: readers of version 1 ignore them. */
+	memcpy(buf, golden, sizeof(buf));
+	buf[144] = 1;
+	buf[400] = 2;
+	buf[BDS_LABEL_SIZE - 1] = 3;
+	refix_crc(buf);
+	check(bds_label_decode(buf, sizeof(buf), &l) == BDS_LABEL_OK,
+	      "reserved bytes set: still valid");
+
+	/* Text fields may fill their whole width. */
+	memcpy(buf, golden, sizeof(buf));
+	memset(buf + 1280 + 28, 'S', BDS_LABEL_SERIAL_LEN);
+	memset(buf + 512 + 4, 'C', BDS_LABEL_CTRL_LEN);
+	refix_crc(buf);
+	check(bds_label_decode(buf, sizeof(buf), &l) == BDS_LABEL_OK &&
+	      strlen(l.serial[0]) == BDS_LABEL_SERIAL_LEN &&
+	      strlen(l.controller[0]) == BDS_LABEL_CTRL_LEN,
+	      "20-character serial and controller: valid, read whole");
+
+	/* The name may have 127 characters. */
+	memcpy(buf, golden, sizeof(buf));
+	memset(buf + 256, 'n', BDS_LABEL_NAME_LEN - 1);
+	refix_crc(buf);
+	check(bds_label_decode(buf, sizeof(buf), &l) == BDS_LABEL_OK &&
+	      strlen(l.name) == BDS_LABEL_NAME_LEN - 1,
+	      "127-character name: valid");
+
+	/* The same label as the backup copy. */
+	memcpy(buf, golden, sizeof(buf));
+	put64(buf, 120, 4194288);
+	refix_crc(buf);
+	check(bds_label_decode(buf, sizeof(buf), &l) == BDS_LABEL_OK &&
+	      l.label_sector == 4194288, "the backup copy (at 4194288): valid");
+	check(bds_label_read(buf, sizeof(buf), 4194288, &l) == BDS_LABEL_OK,
+	      "the backup copy read where it says it lies: valid");
+	check(bds_label_read(buf, sizeof(buf), 8, &l) == BDS_LABEL_ERR_PLACE &&
+	      bds_bytes_zero(&l, sizeof(l)),
+	      "the backup copy read at sector 8: no label");
+	check(bds_label_read(golden, sizeof(golden), 8, &l) == BDS_LABEL_OK,
+	      "the primary read at sector 8: valid");
+
+	/*
+	 * A member of fewer than 16 sectors, with a data area that would
+	 * wrap around 2^64: no label (the backup position would wrap too).
+	 */
+	memcpy(buf, golden, sizeof(buf));
+	put64(buf, 136, 0);
+	put64(buf, 128, bds_label_backup_sector(0));
+	put64(buf, 104, 24);
+	put64(buf, 1280 + 48 + 16, 24);
+	put64(buf, 112, ~0ULL - 40 - 127);
+	put64(buf, 96, 8);
+	refix_crc(buf);
+	check(bds_label_decode(buf, sizeof(buf), &l) == BDS_LABEL_ERR_PLACE,
+	      "member size 0 with a data area wrapping 2^64: %s",
+	      bds_label_error(bds_label_decode(buf, sizeof(buf), &l)));
+	memcpy(buf, golden, sizeof(buf));
+	put64(buf, 136, BDS_LABEL_MIN_MEMBER - 1);
+	put64(buf, 128, bds_label_backup_sector(BDS_LABEL_MIN_MEMBER - 1));
+	refix_crc(buf);
+	check(bds_label_decode(buf, sizeof(buf), &l) == BDS_LABEL_ERR_PLACE,
+	      "member smaller than two copies and a block: no label");
+}
+
+static void random_text(char *s, size_t max, const char *set)
+{
+	size_t n = rnd() % (max + 1), i, k = strlen(set);
+
+	memset(s, 0, max + 1);
+	for (i = 0; i < n; i++)
+		s[i] = set[rnd() % k];
+	s[n] = '\0';
+}
+
+static void random_label(struct bds_label *l)
+{
+	static const char name_set[] =
+		"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._+-";
+	static const char text_set[] =
+		"abcdefghijklmnopqrstuvwxyz0123456789:._-/ ~!";
+	u32 n, g, i, j, left;
+	u64 size;
+	u32 pbs = (rnd() & 1) ? 8 : 1;
+
+	memset(l, 0, sizeof(*l));
+	n = 1 + (u32)(rnd() % BDS_MAX_MEMBERS);
+	l->nr_members = n;
+	l->nr_groups = 1 + (u32)(rnd() % (n < BDS_MAX_GROUPS ? n : BDS_MAX_GROUPS));
+	left = n - l->nr_groups;
+	for (g = 0; g < l->nr_groups; g++) {
+		u32 extra = g + 1 == l->nr_groups ? left : (u32)(rnd() % (left + 1));
+
+		l->group_size[g] = 1 + extra;
+		left -= extra;
+		random_text(l->controller[g], BDS_LABEL_CTRL_LEN, text_set);
+	}
+	l->chunk_sectors = 8 * (1 + rnd() % 512);
+	l->layout = (u32)(rnd() & 1);
+	do {
+		size = (1ULL << 20) + rnd() % (1ULL << 40);
+		l->data_offset = bds_label_data_offset((u32)l->chunk_sectors, pbs);
+		l->backup_sector = bds_label_backup_sector(size);
+	} while (l->backup_sector < l->data_offset + l->chunk_sectors);
+	l->member_sectors = size;
+	l->data_sectors = (l->backup_sector - l->data_offset) /
+			  l->chunk_sectors * l->chunk_sectors;
+	l->label_sector = (rnd() & 1) ? BDS_LABEL_PRIMARY : l->backup_sector;
+	l->generation = rnd();
+	l->ctime = rnd() >> 30;
+	l->utime = rnd() >> 30;
+	for (i = 0; i < BDS_UUID_LEN; i++)
+		l->volume_uuid[i] = (u8)rnd();
+	l->volume_uuid[0] |= 1;
+	for (i = 0; i < n; i++) {
+		for (j = 0; j < BDS_UUID_LEN; j++)
+			l->uuid[i][j] = (u8)rnd();
+		l->uuid[i][0] = (u8)i;		/* distinct and never zero */
+		l->uuid[i][1] = 0x80;
+		l->member_offset[i] = 24 + rnd() % 100000;
+		l->weight[i] = 1;
+		random_text(l->serial[i], BDS_LABEL_SERIAL_LEN, text_set);
+	}
+	l->member_index = (u32)(rnd() % n);
+	l->member_offset[l->member_index] = l->data_offset;
+	memcpy(l->member_uuid, l->uuid[l->member_index], BDS_UUID_LEN);
+	do {
+		random_text(l->name, BDS_LABEL_NAME_LEN - 1, name_set);
+	} while (!l->name[0] || l->name[0] == '.' || l->name[0] == '-');
+}
+
+static void test_round_trip(void)
+{
+	static u8 buf[BDS_LABEL_SIZE];
+	struct bds_label l, d;
+	int i, bad = 0, first = -1;
+	enum bds_label_err err = BDS_LABEL_OK;
+
+	for (i = 0; i < 2000; i++) {
+		random_label(&l);
+		bds_label_encode(&l, buf);
+		err = bds_label_decode(buf, sizeof(buf), &d);
+		if (err || memcmp(&l, &d, sizeof(l))) {
+			if (first < 0)
+				first = i;
+			bad++;
+		}
+	}
+	check(bad == 0, "2000 random labels round-trip (%d did not, first #%d: %s)",
+	      bad, first, bds_label_error(err));
+}
+
+static void test_pick(void)
+{
+	struct bds_label p, b;
+
+	memset(&p, 0, sizeof(p));
+	memset(&b, 0, sizeof(b));
+	p.generation = 5;
+	b.generation = 5;
+	check(bds_label_pick(BDS_LABEL_OK, &p, BDS_LABEL_OK, &b) == 0,
+	      "same generation: the primary");
+	b.generation = 6;
+	check(bds_label_pick(BDS_LABEL_OK, &p, BDS_LABEL_OK, &b) == 1,
+	      "backup newer: the backup");
+	b.generation = 4;
+	check(bds_label_pick(BDS_LABEL_OK, &p, BDS_LABEL_OK, &b) == 0,
+	      "primary newer: the primary");
+	check(bds_label_pick(BDS_LABEL_ERR_CRC, &p, BDS_LABEL_OK, &b) == 1,
+	      "primary bad: the backup, whatever its generation");
+	check(bds_label_pick(BDS_LABEL_OK, &p, BDS_LABEL_ERR_MAGIC, &b) == 0,
+	      "backup bad: the primary");
+	check(bds_label_pick(BDS_LABEL_ERR_CRC, &p, BDS_LABEL_ERR_MAGIC, &b) == -1,
+	      "both bad: no label");
+	b.generation = 9;
+	b.volume_uuid[0] = 1;
+	check(bds_label_pick(BDS_LABEL_OK, &p, BDS_LABEL_OK, &b) ==
+	      BDS_LABEL_PICK_CONFLICT,
+	      "copies of two volumes: a conflict, not the newer one");
+	b.volume_uuid[0] = 0;
+	b.member_uuid[0] = 1;
+	check(bds_label_pick(BDS_LABEL_OK, &p, BDS_LABEL_OK, &b) ==
+	      BDS_LABEL_PICK_CONFLICT, "copies of two members: a conflict");
+}
+
+static void test_places(void)
+{
+	check(bds_label_backup_sector(4194304) == 4194288,
+	      "backup of a 2 GiB member at sector 4194288");
+	check(bds_label_backup_sector(4194304 + 7) == 4194288,
+	      "a size that is not whole 4 KiB: backup below the last whole 4 KiB");
+	check(bds_label_data_offset(128, 1) == 2048, "data offset, 64 KiB unit: 1 MiB");
+	check(bds_label_data_offset(192, 8) == 2112,
+	      "data offset, 96 KiB unit: 2112 (11 units)");
+	check(bds_label_data_offset(4096, 8) == 4096,
+	      "data offset, 2 MiB unit: one unit");
+	check(bds_label_data_offset(24, 16) == 2064,
+	      "data offset, 12 KiB unit, 8 KiB blocks: 2064 (86 units)");
+	check(bds_label_data_offset(24, 32) == 2112,
+	      "data offset, 12 KiB unit, 16 KiB blocks: 2112 (88 units, the first on a block)");
+	check(bds_label_data_offset(8, 64) == 2048,
+	      "data offset, 4 KiB unit, 32 KiB blocks: 2048");
+}
+
+int main(int argc, char **argv)
+{
+	if (argc != 2 || !load_golden(argv[1])) {
+		fprintf(stderr, "usage: test-label GOLDEN-FILE (%s: not 8192 bytes)\n",
+			argc > 1 ? argv[1] : "none");
+		return 2;
+	}
+	test_crc();
+	test_golden();
+	test_corruption();
+	test_rules();
+	test_round_trip();
+	test_pick();
+	test_places();
+	printf("%d passed, %d failed\n", npass, nfail);
+	return nfail ? 1 : 0;
+}
