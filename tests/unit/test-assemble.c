@@ -1,0 +1,379 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unit tests of bdsadm's assembly decision (tools/assemble.c): a set of
+ * labels in, one table order or one specific refusal out.
+ *
+ * For many generated volumes (1 to 128 members in 1 to 32 groups), with
+ * the devices found in a shuffled order and next to the members of other
+ * volumes, each scenario must give its verdict and name the right member
+ * and devices:
+ *   complete                     OK; position p is the device labelled p
+ *   members missing              MISSING, the lowest missing position,
+ *                                how many are missing
+ *   a member found twice         DUPLICATE, both devices
+ *   a member one generation old  STALE, that device and both generations
+ *   an old copy beside a current one   OK, the old one left out
+ *   two volumes of one name      NAME_CLASH by name; OK by UUID
+ *   labels of one generation that disagree   GEOMETRY, what disagrees
+ *   a device smaller than its data area      SHRUNK
+ *   a member read from its backup            OK, counted
+ *   no label of that name        NOT_FOUND
+ * and every refusal message names the volume and says what to do.
+ * Output is TAP; the last line is "N passed, N failed".
+ */
+#include "../../tools/assemble.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int npass, nfail;
+
+static void check(bool ok, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static void check(bool ok, const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("%s %d - ", ok ? "ok" : "not ok", npass + nfail + 1);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	printf("\n");
+	if (ok)
+		npass++;
+	else
+		nfail++;
+}
+
+static u64 rng = 0x617373656d626c65ULL;
+
+static u64 rnd(void)
+{
+	u64 z = (rng += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+#define MAX_FOUND	(3 * BDS_MAX_MEMBERS + 8)
+
+struct scene {
+	struct bds_found f[MAX_FOUND];
+	char dev[MAX_FOUND][32];
+	size_t n;
+};
+
+/* A volume's label as member @pos would carry it. */
+static void make_volume(struct bds_label *l, const char *name, u8 tag)
+{
+	u32 n = 1 + (u32)(rnd() % BDS_MAX_MEMBERS), g, left, i;
+
+	if (rnd() % 4 == 0)
+		n = 1 + (u32)(rnd() % 8);
+	memset(l, 0, sizeof(*l));
+	l->nr_members = n;
+	l->nr_groups = 1 + (u32)(rnd() % (n < BDS_MAX_GROUPS ? n : BDS_MAX_GROUPS));
+	left = n - l->nr_groups;
+	for (g = 0; g < l->nr_groups; g++) {
+		u32 extra = g + 1 == l->nr_groups ? left : (u32)(rnd() % (left + 1));
+
+		l->group_size[g] = 1 + extra;
+		left -= extra;
+		snprintf(l->controller[g], sizeof(l->controller[g]), "host%u", g);
+	}
+	l->chunk_sectors = 128;
+	l->layout = BDS_LAYOUT_INTERLEAVE;
+	l->generation = 1 + rnd() % 1000;
+	l->ctime = 1767225600 + rnd() % 1000000;
+	l->utime = l->ctime;
+	l->member_sectors = 1 << 22;
+	l->backup_sector = bds_label_backup_sector(l->member_sectors);
+	l->data_offset = 2048;
+	l->data_sectors = (l->backup_sector - 2048) / 128 * 128;
+	l->label_sector = BDS_LABEL_PRIMARY;
+	snprintf(l->name, sizeof(l->name), "%s", name);
+	for (i = 0; i < BDS_UUID_LEN; i++)
+		l->volume_uuid[i] = (u8)rnd();
+	l->volume_uuid[0] = tag;
+	for (i = 0; i < n; i++) {
+		memcpy(l->uuid[i], l->volume_uuid, BDS_UUID_LEN);
+		l->uuid[i][14] = (u8)i;
+		l->uuid[i][15] = 0xee;
+		l->member_offset[i] = 2048;
+		l->weight[i] = 1;
+		snprintf(l->serial[i], sizeof(l->serial[i]), "SN%02x-%03u", tag, i);
+	}
+}
+
+static struct bds_found *add(struct scene *s, const struct bds_label *vol,
+			     u32 pos)
+{
+	struct bds_found *d = &s->f[s->n];
+
+	snprintf(s->dev[s->n], sizeof(s->dev[0]), "/dev/sd%zu", s->n);
+	d->dev = s->dev[s->n];
+	d->sectors = vol->member_sectors;
+	d->copy = 0;
+	d->label = *vol;
+	d->label.member_index = pos;
+	memcpy(d->label.member_uuid, vol->uuid[pos], BDS_UUID_LEN);
+	s->n++;
+	return d;
+}
+
+static void add_all(struct scene *s, const struct bds_label *vol)
+{
+	u32 p;
+
+	for (p = 0; p < vol->nr_members; p++)
+		add(s, vol, p);
+}
+
+/* Shuffle the devices (dev names travel with them). */
+static void shuffle(struct scene *s)
+{
+	size_t i;
+
+	for (i = s->n; i > 1; i--) {
+		size_t j = rnd() % i;
+		struct bds_found t = s->f[i - 1];
+		char name[32];
+
+		s->f[i - 1] = s->f[j];
+		s->f[j] = t;
+		memcpy(name, s->dev[i - 1], 32);
+		memcpy(s->dev[i - 1], s->dev[j], 32);
+		memcpy(s->dev[j], name, 32);
+	}
+	for (i = 0; i < s->n; i++)
+		s->f[i].dev = s->dev[i];
+}
+
+static bool order_is_right(const struct scene *s, const struct bds_asm_result *r,
+			   const struct bds_label *vol)
+{
+	u32 p;
+
+	if (r->nr_members != vol->nr_members)
+		return false;
+	for (p = 0; p < vol->nr_members; p++) {
+		const struct bds_found *d;
+
+		if (r->member[p] < 0 || (size_t)r->member[p] >= s->n)
+			return false;
+		d = &s->f[r->member[p]];
+		if (d->label.member_index != p ||
+		    memcmp(d->label.volume_uuid, vol->volume_uuid, BDS_UUID_LEN))
+			return false;
+	}
+	return true;
+}
+
+static bool says(const struct bds_asm_result *r, const char *a, const char *b)
+{
+	char msg[2048];
+
+	bds_asm_message(r, msg, sizeof(msg));
+	return strstr(msg, a) && (!b || strstr(msg, b));
+}
+
+static struct scene sc;
+static int bad[16];
+
+#define EXPECT(n, cond) do { if (!(cond)) bad[n]++; } while (0)
+
+static void one_round(void)
+{
+	struct bds_label vol, other, twin;
+	struct bds_asm_result r;
+	struct bds_found *d;
+	u32 p, k, i;
+	char uuidtxt[37];
+
+	make_volume(&vol, "data", 0xa0);
+	make_volume(&other, "logs", 0xb0);
+
+	/* complete, with another volume's members around */
+	sc.n = 0;
+	add_all(&sc, &vol);
+	add_all(&sc, &other);
+	shuffle(&sc);
+	EXPECT(0, bds_assemble(sc.f, sc.n, "data", NULL, &r) == BDS_ASM_OK &&
+	       order_is_right(&sc, &r, &vol) && r.nr_backup == 0 &&
+	       r.nr_ignored == 0);
+	EXPECT(0, bds_assemble(sc.f, sc.n, "logs", NULL, &r) == BDS_ASM_OK &&
+	       order_is_right(&sc, &r, &other));
+	EXPECT(0, bds_volumes(sc.f, sc.n, NULL, 0) == 2);
+
+	/* members missing */
+	sc.n = 0;
+	k = 1 + (u32)(rnd() % vol.nr_members);
+	for (p = 0; p < vol.nr_members; p++)
+		if (p < vol.nr_members - k || rnd() % 2)
+			add(&sc, &vol, p);
+	if (sc.n == 0)		/* nothing left that names it */
+		EXPECT(1, bds_assemble(sc.f, sc.n, "data", NULL, &r) == BDS_ASM_NOT_FOUND);
+	else if (sc.n < vol.nr_members) {
+		u32 missing = vol.nr_members - (u32)sc.n, lowest = 0;
+		bool have[BDS_MAX_MEMBERS] = { false };
+
+		for (i = 0; i < sc.n; i++)
+			have[sc.f[i].label.member_index] = true;
+		while (have[lowest])
+			lowest++;
+		shuffle(&sc);
+		EXPECT(1, bds_assemble(sc.f, sc.n, "data", NULL, &r) == BDS_ASM_MISSING &&
+		       r.position == lowest && r.nr_missing == missing &&
+		       !memcmp(r.member_uuid, vol.uuid[lowest], BDS_UUID_LEN) &&
+		       !strcmp(r.serial, vol.serial[lowest]) &&
+		       says(&r, "is missing", "not assembling a partial volume"));
+	}
+
+	/* a member found twice */
+	sc.n = 0;
+	add_all(&sc, &vol);
+	p = (u32)(rnd() % vol.nr_members);
+	d = add(&sc, &vol, p);
+	shuffle(&sc);
+	EXPECT(2, bds_assemble(sc.f, sc.n, "data", NULL, &r) == BDS_ASM_DUPLICATE &&
+	       r.position == p && r.dev && r.dev2 && strcmp(r.dev, r.dev2) &&
+	       says(&r, "claimed by both", "bdsadm wipe"));
+	(void)d;
+
+	/* a member one generation old, nobody else for its position */
+	sc.n = 0;
+	p = (u32)(rnd() % vol.nr_members);
+	for (i = 0; i < vol.nr_members; i++) {
+		d = add(&sc, &vol, i);
+		if (i == p)
+			d->label.generation = vol.generation - 1;
+	}
+	shuffle(&sc);
+	EXPECT(3, (vol.nr_members == 1 ?
+		   bds_assemble(sc.f, sc.n, "data", NULL, &r) == BDS_ASM_OK :
+		   bds_assemble(sc.f, sc.n, "data", NULL, &r) == BDS_ASM_STALE &&
+		   r.position == p && r.dev_generation == vol.generation - 1 &&
+		   r.generation == vol.generation &&
+		   says(&r, "older than the volume's", NULL)));
+
+	/* an old copy of a member beside its current one */
+	sc.n = 0;
+	add_all(&sc, &vol);
+	d = add(&sc, &vol, (u32)(rnd() % vol.nr_members));
+	d->label.generation = vol.generation - 1;
+	shuffle(&sc);
+	EXPECT(4, bds_assemble(sc.f, sc.n, "data", NULL, &r) == BDS_ASM_OK &&
+	       order_is_right(&sc, &r, &vol) && r.nr_ignored == 1);
+	for (i = 0; i < (u32)sc.n; i++)
+		if ((int)i != r.member[sc.f[i].label.member_index])
+			EXPECT(4, sc.f[i].label.generation == vol.generation - 1);
+
+	/* two volumes of one name */
+	make_volume(&twin, "data", 0xc0);
+	sc.n = 0;
+	add_all(&sc, &vol);
+	add_all(&sc, &twin);
+	shuffle(&sc);
+	EXPECT(5, bds_assemble(sc.f, sc.n, "data", NULL, &r) == BDS_ASM_NAME_CLASH &&
+	       says(&r, "two volumes", "--uuid"));
+	bds_uuid_format(twin.volume_uuid, uuidtxt);
+	EXPECT(5, says(&r, uuidtxt, NULL));
+	EXPECT(5, bds_assemble(sc.f, sc.n, NULL, twin.volume_uuid, &r) == BDS_ASM_OK &&
+	       order_is_right(&sc, &r, &twin));
+
+	/* labels of one generation that disagree */
+	sc.n = 0;
+	add_all(&sc, &vol);
+	d = &sc.f[rnd() % sc.n];
+	switch (rnd() % 4) {
+	case 0:
+		d->label.chunk_sectors = 256;
+		break;
+	case 1:
+		d->label.uuid[0][3] ^= 1;
+		if (d->label.member_index == 0)
+			d->label.member_uuid[3] ^= 1;
+		break;
+	case 2:
+		d->label.data_sectors -= 128;
+		break;
+	default:
+		d->label.ctime++;
+		break;
+	}
+	shuffle(&sc);
+	EXPECT(6, (vol.nr_members == 1 ?
+		   bds_assemble(sc.f, sc.n, "data", NULL, &r) == BDS_ASM_OK :
+		   bds_assemble(sc.f, sc.n, "data", NULL, &r) == BDS_ASM_GEOMETRY &&
+		   r.field && says(&r, "disagree on", "bdsadm examine")));
+
+	/* a device smaller than its data area */
+	sc.n = 0;
+	add_all(&sc, &vol);
+	p = (u32)(rnd() % sc.n);
+	sc.f[p].sectors = sc.f[p].label.data_offset + sc.f[p].label.data_sectors - 1;
+	k = sc.f[p].label.member_index;
+	EXPECT(7, bds_assemble(sc.f, sc.n, "data", NULL, &r) == BDS_ASM_SHRUNK &&
+	       r.position == k && says(&r, "smaller than its data area", NULL));
+	sc.f[p].sectors++;
+	EXPECT(7, bds_assemble(sc.f, sc.n, "data", NULL, &r) == BDS_ASM_OK);
+
+	/* a member read from its backup */
+	sc.f[rnd() % sc.n].copy = 1;
+	EXPECT(8, bds_assemble(sc.f, sc.n, "data", NULL, &r) == BDS_ASM_OK &&
+	       r.nr_backup == 1);
+
+	/* no label of that name */
+	EXPECT(9, bds_assemble(sc.f, sc.n, "nothing", NULL, &r) == BDS_ASM_NOT_FOUND &&
+	       says(&r, "volume nothing", "bdsadm list"));
+	EXPECT(9, bds_assemble(sc.f, 0, "data", NULL, &r) == BDS_ASM_NOT_FOUND);
+}
+
+static void test_uuid_text(void)
+{
+	u8 u[16], v[16];
+	char s[37];
+	int i;
+
+	for (i = 0; i < 16; i++)
+		u[i] = (u8)(0x0f * i + 1);
+	bds_uuid_format(u, s);
+	check(!strcmp(s, "01101f2e-3d4c-5b6a-7988-97a6b5c4d3e2"), "uuid format: %s", s);
+	check(bds_uuid_parse(s, v) && !memcmp(u, v, 16), "uuid parse round trip");
+	check(bds_uuid_parse("01101F2E-3D4C-5B6A-7988-97A6B5C4D3E2", v) &&
+	      !memcmp(u, v, 16), "uuid parse: upper case");
+	check(!bds_uuid_parse("01101f2e3d4c5b6a798897a6b5c4d3e2", v) &&
+	      !bds_uuid_parse("01101f2e-3d4c-5b6a-7988-97a6b5c4d3e", v) &&
+	      !bds_uuid_parse("01101f2e-3d4c-5b6a-7988-97a6b5c4d3e2x", v) &&
+	      !bds_uuid_parse("0g101f2e-3d4c-5b6a-7988-97a6b5c4d3e2", v) &&
+	      !bds_uuid_parse("", v), "uuid parse refuses malformed text");
+}
+
+int main(void)
+{
+	static const char *const what[] = {
+		"complete sets assemble in table order, beside another volume",
+		"missing members: MISSING, lowest position, count, serial",
+		"a member found twice: DUPLICATE, both devices",
+		"a member one generation old: STALE",
+		"an old copy beside the current one is left out",
+		"two volumes of one name: NAME_CLASH; each by UUID is fine",
+		"labels of one generation that disagree: GEOMETRY",
+		"a device smaller than its data area: SHRUNK",
+		"a member read from its backup copy is counted",
+		"no label of that name: NOT_FOUND",
+	};
+	int rounds = 400, i;
+
+	for (i = 0; i < rounds; i++)
+		one_round();
+	for (i = 0; i < 10; i++)
+		check(bad[i] == 0, "%s (%d of %d rounds wrong)", what[i], bad[i],
+		      rounds);
+	test_uuid_text();
+	printf("%d passed, %d failed\n", npass, nfail);
+	return nfail ? 1 : 0;
+}

@@ -1,0 +1,335 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The assembly decision of bdsadm (see assemble.h).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "assemble.h"
+
+void bds_uuid_format(const u8 *u, char *out)
+{
+	static const char hex[] = "0123456789abcdef";
+	int i, o = 0;
+
+	for (i = 0; i < BDS_UUID_LEN; i++) {
+		if (i == 4 || i == 6 || i == 8 || i == 10)
+			out[o++] = '-';
+		out[o++] = hex[u[i] >> 4];
+		out[o++] = hex[u[i] & 15];
+	}
+	out[o] = '\0';
+}
+
+static int hexval(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+bool bds_uuid_parse(const char *s, u8 *u)
+{
+	int i, pos = 0;
+
+	for (i = 0; i < BDS_UUID_LEN; i++) {
+		int hi, lo;
+
+		if ((i == 4 || i == 6 || i == 8 || i == 10) && s[pos++] != '-')
+			return false;
+		hi = hexval(s[pos]);
+		lo = hi < 0 ? -1 : hexval(s[pos + 1]);
+		if (lo < 0)
+			return false;
+		u[i] = (u8)(hi << 4 | lo);
+		pos += 2;
+	}
+	return s[pos] == '\0';
+}
+
+static bool same_uuid(const u8 *a, const u8 *b)
+{
+	return !memcmp(a, b, BDS_UUID_LEN);
+}
+
+size_t bds_volumes(const struct bds_found *f, size_t n,
+		   u8 (*uuids)[BDS_UUID_LEN], size_t max)
+{
+	size_t i, j, count = 0;
+
+	for (i = 0; i < n; i++) {
+		for (j = 0; j < i; j++)
+			if (same_uuid(f[j].label.volume_uuid, f[i].label.volume_uuid))
+				break;
+		if (j < i)
+			continue;
+		if (count < max)
+			memcpy(uuids[count], f[i].label.volume_uuid, BDS_UUID_LEN);
+		count++;
+	}
+	return count;
+}
+
+/* The first volume-wide field on which two labels differ, or NULL. */
+static const char *disagreement(const struct bds_label *a,
+				const struct bds_label *b)
+{
+	u32 i;
+
+	if (strcmp(a->name, b->name))
+		return "the volume name";
+	if (a->ctime != b->ctime)
+		return "the creation time";
+	if (a->nr_members != b->nr_members || a->nr_groups != b->nr_groups)
+		return "the number of members or groups";
+	if (memcmp(a->group_size, b->group_size, sizeof(a->group_size)))
+		return "the group sizes";
+	if (a->layout != b->layout)
+		return "the layout";
+	if (a->chunk_sectors != b->chunk_sectors)
+		return "the stripe unit";
+	if (a->data_sectors != b->data_sectors)
+		return "the data length per member";
+	for (i = 0; i < a->nr_members; i++) {
+		if (!same_uuid(a->uuid[i], b->uuid[i]))
+			return "the member UUIDs";
+		if (a->member_offset[i] != b->member_offset[i])
+			return "the members' data offsets";
+		if (a->weight[i] != b->weight[i])
+			return "the member weights";
+	}
+	return NULL;
+}
+
+static void about_member(struct bds_asm_result *r, const struct bds_label *l,
+			 u32 pos)
+{
+	u32 g = 0, first = 0;
+
+	r->position = pos;
+	memcpy(r->member_uuid, l->uuid[pos], BDS_UUID_LEN);
+	memcpy(r->serial, l->serial[pos], sizeof(r->serial));
+	while (g + 1 < l->nr_groups && first + l->group_size[g] <= pos)
+		first += l->group_size[g++];
+	memcpy(r->controller, l->controller[g], sizeof(r->controller));
+}
+
+/* Pick the volume: by name (refusing a clash) or by UUID. */
+static bool pick_volume(const struct bds_found *f, size_t n, const char *name,
+			const u8 *uuid, struct bds_asm_result *r)
+{
+	size_t i;
+	bool seen = false;
+
+	if (name)
+		snprintf(r->name, sizeof(r->name), "%s", name);
+	else
+		memcpy(r->volume_uuid, uuid, BDS_UUID_LEN);
+	for (i = 0; i < n; i++) {
+		const struct bds_label *l = &f[i].label;
+
+		if (name ? strcmp(l->name, name) : !same_uuid(l->volume_uuid, uuid))
+			continue;
+		if (!seen) {
+			memcpy(r->volume_uuid, l->volume_uuid, BDS_UUID_LEN);
+			r->dev = f[i].dev;
+			seen = true;
+		} else if (!same_uuid(l->volume_uuid, r->volume_uuid)) {
+			memcpy(r->other_uuid, l->volume_uuid, BDS_UUID_LEN);
+			r->dev2 = f[i].dev;
+			r->verdict = BDS_ASM_NAME_CLASH;
+			return false;
+		}
+	}
+	if (!seen) {
+		r->verdict = BDS_ASM_NOT_FOUND;
+		return false;
+	}
+	return true;
+}
+
+static bool of_volume(const struct bds_found *f, const struct bds_asm_result *r)
+{
+	return same_uuid(f->label.volume_uuid, r->volume_uuid);
+}
+
+/* Newest generation; its labels must agree.  Sets r->label. */
+static bool check_generation(const struct bds_found *f, size_t n,
+			     struct bds_asm_result *r)
+{
+	size_t i, newest = n;
+
+	for (i = 0; i < n; i++)
+		if (of_volume(&f[i], r) &&
+		    (newest == n || f[i].label.generation > f[newest].label.generation))
+			newest = i;
+	r->label = &f[newest].label;
+	r->generation = r->label->generation;
+	r->nr_members = r->label->nr_members;
+	snprintf(r->name, sizeof(r->name), "%s", r->label->name);
+	for (i = 0; i < n; i++) {
+		if (!of_volume(&f[i], r) || f[i].label.generation != r->generation)
+			continue;
+		r->field = disagreement(r->label, &f[i].label);
+		if (r->field) {
+			r->dev = f[newest].dev;
+			r->dev2 = f[i].dev;
+			r->verdict = BDS_ASM_GEOMETRY;
+			return false;
+		}
+	}
+	return true;
+}
+
+/* One device of the newest generation per position. */
+static bool fill_positions(const struct bds_found *f, size_t n,
+			   struct bds_asm_result *r)
+{
+	size_t i;
+	u32 p;
+
+	for (p = 0; p < BDS_MAX_MEMBERS; p++)
+		r->member[p] = -1;
+	for (i = 0; i < n; i++) {
+		if (!of_volume(&f[i], r))
+			continue;
+		if (f[i].label.generation != r->generation) {
+			r->nr_ignored++;
+			continue;
+		}
+		p = f[i].label.member_index;
+		if (r->member[p] >= 0) {
+			about_member(r, r->label, p);
+			r->dev = f[r->member[p]].dev;
+			r->dev2 = f[i].dev;
+			r->verdict = BDS_ASM_DUPLICATE;
+			return false;
+		}
+		r->member[p] = (int)i;
+	}
+	return true;
+}
+
+/* Positions nobody current holds: stale if an old device does, else missing. */
+static bool check_complete(const struct bds_found *f, size_t n,
+			   struct bds_asm_result *r)
+{
+	u32 p, first = r->nr_members;
+	size_t i;
+
+	for (p = 0; p < r->nr_members; p++) {
+		if (r->member[p] >= 0)
+			continue;
+		for (i = 0; i < n; i++) {
+			if (of_volume(&f[i], r) && f[i].label.member_index == p &&
+			    f[i].label.generation < r->generation) {
+				about_member(r, r->label, p);
+				r->dev = f[i].dev;
+				r->dev_generation = f[i].label.generation;
+				r->verdict = BDS_ASM_STALE;
+				return false;
+			}
+		}
+		if (first == r->nr_members)
+			first = p;
+		r->nr_missing++;
+	}
+	if (r->nr_missing) {
+		about_member(r, r->label, first);
+		r->dev = NULL;
+		r->verdict = BDS_ASM_MISSING;
+		return false;
+	}
+	return true;
+}
+
+static bool check_sizes(const struct bds_found *f, struct bds_asm_result *r)
+{
+	u32 p;
+
+	for (p = 0; p < r->nr_members; p++) {
+		const struct bds_found *d = &f[r->member[p]];
+
+		if (d->sectors < d->label.data_offset + d->label.data_sectors) {
+			about_member(r, r->label, p);
+			r->dev = d->dev;
+			r->verdict = BDS_ASM_SHRUNK;
+			return false;
+		}
+		if (d->copy)
+			r->nr_backup++;
+	}
+	return true;
+}
+
+enum bds_asm_verdict bds_assemble(const struct bds_found *found, size_t n,
+				  const char *name, const u8 *uuid,
+				  struct bds_asm_result *r)
+{
+	memset(r, 0, sizeof(*r));
+	if (pick_volume(found, n, name, uuid, r) &&
+	    check_generation(found, n, r) &&
+	    fill_positions(found, n, r) &&
+	    check_complete(found, n, r) &&
+	    check_sizes(found, r))
+		r->verdict = BDS_ASM_OK;
+	return r->verdict;
+}
+
+void bds_asm_message(const struct bds_asm_result *r, char *buf, size_t sz)
+{
+	char vu[37], mu[37], ou[37], vol[BDS_LABEL_NAME_LEN + 64], who[160];
+
+	bds_uuid_format(r->volume_uuid, vu);
+	bds_uuid_format(r->member_uuid, mu);
+	bds_uuid_format(r->other_uuid, ou);
+	snprintf(vol, sizeof(vol), "volume %s (%s)", r->name, vu);
+	snprintf(who, sizeof(who), "member %u (UUID %s, serial %s at creation, controller %s)",
+		 r->position, mu, r->serial[0] ? r->serial : "unknown",
+		 r->controller[0] ? r->controller : "unknown");
+
+	switch (r->verdict) {
+	case BDS_ASM_OK:
+		snprintf(buf, sz, "%s: all %u members present, generation %llu",
+			 vol, r->nr_members, (unsigned long long)r->generation);
+		break;
+	case BDS_ASM_NOT_FOUND:
+		if (r->name[0])
+			snprintf(buf, sz, "volume %s: no device carries a bds-stripe label of that name; attach its disks, then see 'bdsadm list'",
+				 r->name);
+		else
+			snprintf(buf, sz, "volume %s: no device carries a bds-stripe label of that UUID; attach its disks, then see 'bdsadm list'",
+				 vu);
+		break;
+	case BDS_ASM_NAME_CLASH:
+		snprintf(buf, sz, "volume name %s is carried by two volumes, %s (on %s) and %s (on %s); assembling neither by name: assemble one by its UUID (bdsadm assemble --uuid UUID NAME)",
+			 r->name, vu, r->dev, ou, r->dev2);
+		break;
+	case BDS_ASM_GEOMETRY:
+		snprintf(buf, sz, "%s: %s and %s disagree on %s at generation %llu; not assembling an inconsistent set: compare them with 'bdsadm examine'",
+			 vol, r->dev, r->dev2, r->field,
+			 (unsigned long long)r->generation);
+		break;
+	case BDS_ASM_DUPLICATE:
+		snprintf(buf, sz, "%s: %s is claimed by both %s and %s (a cloned disk?); not assembling: detach the copy that does not belong, or erase its label with 'bdsadm wipe'",
+			 vol, who, r->dev, r->dev2);
+		break;
+	case BDS_ASM_STALE:
+		snprintf(buf, sz, "%s: %s is only on %s, whose label is at generation %llu, older than the volume's %llu; not assembling: that disk left the volume, attach the member that took its place",
+			 vol, who, r->dev, (unsigned long long)r->dev_generation,
+			 (unsigned long long)r->generation);
+		break;
+	case BDS_ASM_MISSING:
+		snprintf(buf, sz, "%s: %s is missing (%u of %u members missing); not assembling a partial volume: attach the disk and assemble again",
+			 vol, who, r->nr_missing, r->nr_members);
+		break;
+	case BDS_ASM_SHRUNK:
+		snprintf(buf, sz, "%s: %s on %s is smaller than its data area; not assembling: the device shrank since creation",
+			 vol, who, r->dev);
+		break;
+	}
+}
