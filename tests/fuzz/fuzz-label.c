@@ -1,0 +1,418 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * libFuzzer target: the on-disk member label reader, bds_label_decode()
+ * of dm-bds-label.h, the code the kernel runs on every member it opens.
+ *
+ * Each input is decoded twice:
+ *  - raw: the input as it is, in a heap buffer of exactly its length, so
+ *    that ASan reports any read past it (any length, 0 included);
+ *  - fixed up: the input cut or zero-padded to BDS_LABEL_SIZE, with the
+ *    magic, version 1 and size 8192 forced and the crc (bytes 16..19)
+ *    recomputed, so that random inputs get past the raw checks and into
+ *    the structural ones.  How, is up to the flag byte, byte 144 of the
+ *    input (the first reserved byte, ignored by the reader; 0 when the
+ *    input is shorter):
+ *      bit 0     keep magic, version and size as they are
+ *      bit 1     keep the crc as it is (the copy is usually bad then)
+ *      bit 2     give the fixed-up copy to bds_label_pick() as the
+ *                primary, the raw one as the backup (else the reverse)
+ *      bits 3-7  add this to the generation before the crc
+ *
+ * Properties; any violation calls abort():
+ *  1. No crash, hang, overread or undefined behaviour, whatever the
+ *     length and the bytes.
+ *  2. A refused copy leaves the decoded label all zero ("nothing to use").
+ *  3. An accepted copy satisfies, checked here independently of the
+ *     header: 1..32 groups, 1..128 members, group sizes adding up to the
+ *     member count, unused groups and members zero, member_index in
+ *     range and its uuid the member_uuid, member uuids nonzero and
+ *     distinct, weights 1, this member's offset the data offset, data
+ *     at or after sector 24, a nonzero whole number of stripe units
+ *     ending at or before the backup, the backup where the member's size
+ *     puts it, the copy at sector 8 or at the backup, a geometry
+ *     bds_layout_init() and fuzz_expected_geom() both accept, and a
+ *     non-empty NUL-terminated volume name of the documented characters,
+ *     and controller and serial texts of printable ASCII.
+ *  4. An accepted copy encodes back (bds_label_encode()) to the same
+ *     bytes outside the reserved areas (head 144..255 and 384..511, and
+ *     7424..8191; the crc too unless those were nonzero), with zero
+ *     reserved areas and a correct crc (by a bitwise crc32c written
+ *     here), and that encoding decodes to the identical struct.  Decode
+ *     is run on structs full of garbage, so this also checks that it
+ *     clears the whole struct first.
+ *  5. bds_label_pick() of the two results is -1 exactly when both are
+ *     refused, never a refused copy, of two accepted copies of different
+ *     volumes or members a conflict, and else the higher generation, the
+ *     primary on a tie.
+ */
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dm-bds-label.h"
+#include "fuzz-check.h"
+
+#define FLAG_BYTE	144
+#define FLAG_KEEP_HEAD	0x01
+#define FLAG_KEEP_CRC	0x02
+#define FLAG_SWAP	0x04
+#define FLAG_GEN_SHIFT	3
+
+#define CRC_OFF		16
+
+static void put_le32(u8 *p, u32 v)
+{
+	int i;
+
+	for (i = 0; i < 4; i++)
+		p[i] = (u8)(v >> (8 * i));
+}
+
+static u32 get_le32(const u8 *p)
+{
+	return (u32)p[0] | (u32)p[1] << 8 | (u32)p[2] << 16 | (u32)p[3] << 24;
+}
+
+static void put_le64(u8 *p, u64 v)
+{
+	int i;
+
+	for (i = 0; i < 8; i++)
+		p[i] = (u8)(v >> (8 * i));
+}
+
+static u64 get_le64(const u8 *p)
+{
+	u64 v = 0;
+	int i;
+
+	for (i = 0; i < 8; i++)
+		v |= (u64)p[i] << (8 * i);
+	return v;
+}
+
+/* CRC-32C bit by bit, from its definition, to check the header's. */
+static u32 crc32c_bitwise(const u8 *p, size_t len)
+{
+	u32 crc = ~0U;
+	size_t i;
+	int b;
+
+	for (i = 0; i < len; i++) {
+		crc ^= p[i];
+		for (b = 0; b < 8; b++)
+			crc = (crc >> 1) ^ (0x82f63b78U & (0U - (crc & 1)));
+	}
+	return ~crc;
+}
+
+/* Reserved bytes of a copy: the reader ignores them, the writer zeroes. */
+static bool is_reserved(size_t i)
+{
+	return (i >= 144 && i < 256) || (i >= 384 && i < 512) || i >= 7424;
+}
+
+static bool all_zero(const void *p, size_t len)
+{
+	const u8 *b = p;
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		if (b[i])
+			return false;
+	return true;
+}
+
+static bool reserved_zero(const u8 *buf)
+{
+	size_t i;
+
+	for (i = 0; i < BDS_LABEL_SIZE; i++)
+		if (is_reserved(i) && buf[i])
+			return false;
+	return true;
+}
+
+/* Volume names, as the documentation has them: [A-Za-z0-9._+-]. */
+static bool name_char(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	       (c >= '0' && c <= '9') || c == '.' || c == '_' || c == '+' ||
+	       c == '-';
+}
+
+/* Text the reader hands out: printable ASCII only, up to its NUL. */
+static bool printable(const char *t)
+{
+	for (; *t; t++)
+		if (*t < 0x20 || *t > 0x7e)
+			return false;
+	return true;
+}
+
+/* Property 3: what an accepted label must look like. */
+static void check_decoded(const struct bds_label *l)
+{
+	struct bds_layout layout;
+	enum bds_geom_err gerr, want;
+	u64 sum = 0, data_end, backup;
+	u32 g, i, j;
+	size_t n;
+
+	FUZZ_CHECK(l->nr_groups >= 1 && l->nr_groups <= BDS_MAX_GROUPS,
+		   "nr_groups %u", l->nr_groups);
+	FUZZ_CHECK(l->nr_members >= 1 && l->nr_members <= BDS_MAX_MEMBERS,
+		   "nr_members %u", l->nr_members);
+	for (g = 0; g < BDS_MAX_GROUPS; g++) {
+		if (g < l->nr_groups)
+			FUZZ_CHECK(l->group_size[g], "group %u empty", g);
+		else
+			FUZZ_CHECK(!l->group_size[g] &&
+				   all_zero(l->controller[g],
+					    sizeof(l->controller[g])),
+				   "unused group %u not zero", g);
+		FUZZ_CHECK(!l->controller[g][BDS_LABEL_CTRL_LEN],
+			   "controller %u not NUL-terminated", g);
+		FUZZ_CHECK(printable(l->controller[g]),
+			   "controller %u not printable ASCII", g);
+		sum += l->group_size[g];
+	}
+	FUZZ_CHECK(sum == l->nr_members, "group sizes add up to %llu, not %u",
+		   (unsigned long long)sum, l->nr_members);
+	FUZZ_CHECK(l->member_index < l->nr_members, "member_index %u of %u",
+		   l->member_index, l->nr_members);
+	FUZZ_CHECK(!memcmp(l->member_uuid, l->uuid[l->member_index],
+			   BDS_UUID_LEN),
+		   "member_uuid is not uuid[%u]", l->member_index);
+	FUZZ_CHECK(!all_zero(l->volume_uuid, BDS_UUID_LEN), "volume uuid zero");
+
+	for (i = 0; i < BDS_MAX_MEMBERS; i++) {
+		FUZZ_CHECK(!l->serial[i][BDS_LABEL_SERIAL_LEN],
+			   "serial %u not NUL-terminated", i);
+		FUZZ_CHECK(printable(l->serial[i]),
+			   "serial %u not printable ASCII", i);
+		if (i >= l->nr_members) {
+			FUZZ_CHECK(all_zero(l->uuid[i], BDS_UUID_LEN) &&
+				   !l->member_offset[i] && !l->weight[i] &&
+				   all_zero(l->serial[i], sizeof(l->serial[i])),
+				   "unused member %u not zero", i);
+			continue;
+		}
+		FUZZ_CHECK(!all_zero(l->uuid[i], BDS_UUID_LEN),
+			   "member %u: uuid zero", i);
+		for (j = 0; j < i; j++)
+			FUZZ_CHECK(memcmp(l->uuid[i], l->uuid[j], BDS_UUID_LEN),
+				   "members %u and %u: same uuid", j, i);
+		FUZZ_CHECK(l->weight[i] == 1, "member %u: weight %u", i,
+			   l->weight[i]);
+	}
+
+	FUZZ_CHECK(l->member_offset[l->member_index] == l->data_offset,
+		   "member %u: offset %llu, data_offset %llu", l->member_index,
+		   (unsigned long long)l->member_offset[l->member_index],
+		   (unsigned long long)l->data_offset);
+	FUZZ_CHECK(l->data_offset >= 24, "data_offset %llu",
+		   (unsigned long long)l->data_offset);
+	FUZZ_CHECK(l->data_sectors && l->data_sectors <= UINT64_MAX -
+		   l->data_offset, "data_sectors %llu at %llu",
+		   (unsigned long long)l->data_sectors,
+		   (unsigned long long)l->data_offset);
+	data_end = l->data_offset + l->data_sectors;
+	FUZZ_CHECK(data_end <= l->backup_sector,
+		   "data ends at %llu, past the backup at %llu",
+		   (unsigned long long)data_end,
+		   (unsigned long long)l->backup_sector);
+	/* the backup: the last 16 sectors below a 4 KiB boundary */
+	FUZZ_CHECK(l->member_sectors >= 16 + 8 + 16, "member_sectors %llu",
+		   (unsigned long long)l->member_sectors);
+	backup = l->member_sectors / 8 * 8 - 16;
+	FUZZ_CHECK(l->backup_sector == backup,
+		   "backup_sector %llu, member of %llu puts it at %llu",
+		   (unsigned long long)l->backup_sector,
+		   (unsigned long long)l->member_sectors,
+		   (unsigned long long)backup);
+	FUZZ_CHECK(l->label_sector == 8 || l->label_sector == l->backup_sector,
+		   "label_sector %llu", (unsigned long long)l->label_sector);
+
+	gerr = bds_layout_init(&layout, l->chunk_sectors, l->group_size,
+			       l->nr_groups, (enum bds_order_mode)l->layout);
+	want = fuzz_expected_geom(l->chunk_sectors, l->group_size,
+				  l->nr_groups, l->layout);
+	FUZZ_CHECK(gerr == BDS_OK && want == BDS_OK,
+		   "geometry refused: bds_layout_init %d (%s), doc %d (%s)",
+		   gerr, bds_geom_error(gerr), want, bds_geom_error(want));
+	/* chunk_sectors is nonzero: the geometry was accepted */
+	FUZZ_CHECK(l->data_sectors % l->chunk_sectors == 0,
+		   "data_sectors %llu not whole units of %llu",
+		   (unsigned long long)l->data_sectors,
+		   (unsigned long long)l->chunk_sectors);
+
+	n = strnlen(l->name, BDS_LABEL_NAME_LEN);
+	FUZZ_CHECK(n > 0 && n < BDS_LABEL_NAME_LEN, "name length %zu", n);
+	FUZZ_CHECK(all_zero(l->name + n, BDS_LABEL_NAME_LEN - n),
+		   "name not NUL-padded");
+	FUZZ_CHECK(l->name[0] != '.' && l->name[0] != '-', "name starts '%c'",
+		   l->name[0]);
+	for (i = 0; i < n; i++)
+		FUZZ_CHECK(name_char(l->name[i]), "name byte %u is 0x%02x", i,
+			   (u8)l->name[i]);
+}
+
+/* Property 4: an accepted copy @buf, decoded into @l, encodes back. */
+static void check_roundtrip(const u8 *buf, const struct bds_label *l)
+{
+	bool crc_same = reserved_zero(buf);
+	struct bds_label *l2;
+	enum bds_label_err err;
+	u8 *enc, zcrc[4] = { 0 };
+	u32 crc;
+	size_t i;
+
+	enc = malloc(BDS_LABEL_SIZE);
+	l2 = malloc(sizeof(*l2));
+	FUZZ_CHECK(enc && l2, "out of memory");
+
+	memset(enc, 0xa5, BDS_LABEL_SIZE);
+	bds_label_encode(l, enc);
+	for (i = 0; i < BDS_LABEL_SIZE; i++) {
+		if (is_reserved(i)) {
+			FUZZ_CHECK(!enc[i], "reserved byte %zu: 0x%02x",
+				   i, enc[i]);
+			continue;
+		}
+		if (i >= CRC_OFF && i < CRC_OFF + 4 && !crc_same)
+			continue;
+		FUZZ_CHECK(enc[i] == buf[i],
+			   "byte %zu: read 0x%02x, written back 0x%02x", i,
+			   buf[i], enc[i]);
+	}
+
+	/* the crc: crc32c of the copy with the field zeroed */
+	crc = get_le32(enc + CRC_OFF);
+	memcpy(enc + CRC_OFF, zcrc, 4);
+	FUZZ_CHECK(crc == crc32c_bitwise(enc, BDS_LABEL_SIZE),
+		   "encoded crc 0x%08x, crc32c 0x%08x", crc,
+		   crc32c_bitwise(enc, BDS_LABEL_SIZE));
+	put_le32(enc + CRC_OFF, crc);
+
+	memset(l2, 0x5a, sizeof(*l2));
+	err = bds_label_decode(enc, BDS_LABEL_SIZE, l2);
+	FUZZ_CHECK(err == BDS_LABEL_OK, "re-encoded label refused: %d (%s)",
+		   err, bds_label_error(err));
+	FUZZ_CHECK(!memcmp(l, l2, sizeof(*l)),
+		   "re-encoded label decodes differently");
+	free(l2);
+	free(enc);
+}
+
+/* Properties 2 to 4 for one decode of @buf. */
+static void check_result(enum bds_label_err err, const u8 *buf, size_t len,
+			 const struct bds_label *l)
+{
+	if (err != BDS_LABEL_OK) {
+		FUZZ_CHECK(err <= BDS_LABEL_ERR_TEXT, "unknown error %d", err);
+		FUZZ_CHECK(len >= BDS_LABEL_SIZE || err == BDS_LABEL_ERR_SHORT,
+			   "%zu bytes: error %d (%s)", len, err,
+			   bds_label_error(err));
+		FUZZ_CHECK(all_zero(l, sizeof(*l)),
+			   "refused label (%d: %s) left data in the struct",
+			   err, bds_label_error(err));
+		return;
+	}
+	FUZZ_CHECK(len >= BDS_LABEL_SIZE, "%zu bytes accepted", len);
+	check_decoded(l);
+	check_roundtrip(buf, l);
+}
+
+/* Property 5. */
+static void check_pick(enum bds_label_err pe, const struct bds_label *p,
+		       enum bds_label_err be, const struct bds_label *b)
+{
+	int pick = bds_label_pick(pe, p, be, b), want;
+
+	if (pe && be)
+		want = -1;
+	else if (pe)
+		want = 1;
+	else if (be)
+		want = 0;
+	else if (memcmp(p->volume_uuid, b->volume_uuid, BDS_UUID_LEN) ||
+		 memcmp(p->member_uuid, b->member_uuid, BDS_UUID_LEN))
+		want = BDS_LABEL_PICK_CONFLICT;
+	else
+		want = b->generation > p->generation;
+	FUZZ_CHECK(pick >= BDS_LABEL_PICK_CONFLICT && pick <= 1, "pick %d",
+		   pick);
+	FUZZ_CHECK((pick == -1) == (pe && be), "pick %d, errors %d and %d",
+		   pick, pe, be);
+	FUZZ_CHECK(pick != 0 || !pe, "picked the refused primary (%d)", pe);
+	FUZZ_CHECK(pick != 1 || !be, "picked the refused backup (%d)", be);
+	FUZZ_CHECK(pick == want,
+		   "pick %d, want %d (errors %d, %d; generations %llu, %llu)",
+		   pick, want, pe, be, (unsigned long long)p->generation,
+		   (unsigned long long)b->generation);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static bool crc_checked;
+	struct bds_label *rl, *fl;
+	enum bds_label_err rerr, ferr;
+	u8 *raw, *fixed, flag;
+
+	if (!crc_checked) {
+		const u8 *kat = (const u8 *)"123456789";
+
+		FUZZ_CHECK(crc32c_bitwise(kat, 9) == 0xe3069283 &&
+			   bds_crc32c(kat, 9) == 0xe3069283,
+			   "crc32c(\"123456789\") = 0x%08x, header 0x%08x",
+			   crc32c_bitwise(kat, 9), bds_crc32c(kat, 9));
+		crc_checked = true;
+	}
+
+	rl = malloc(sizeof(*rl));
+	fl = malloc(sizeof(*fl));
+	fixed = malloc(BDS_LABEL_SIZE);
+	raw = malloc(size);
+	FUZZ_CHECK(rl && fl && fixed && (raw || !size), "out of memory");
+
+	/* raw: exactly the input's bytes */
+	if (size)
+		memcpy(raw, data, size);
+	memset(rl, 0xa5, sizeof(*rl));
+	/* malloc(0) may give NULL: then any non-NULL buffer of length 0 */
+	rerr = bds_label_decode(raw ? raw : fixed, size, rl);
+	check_result(rerr, raw, size, rl);
+
+	/* fixed up: one whole copy that gets past the raw checks */
+	memset(fixed, 0, BDS_LABEL_SIZE);
+	if (size)
+		memcpy(fixed, data,
+		       size < BDS_LABEL_SIZE ? size : BDS_LABEL_SIZE);
+	flag = size > FLAG_BYTE ? data[FLAG_BYTE] : 0;
+	if (!(flag & FLAG_KEEP_HEAD)) {
+		memcpy(fixed, BDS_LABEL_MAGIC, 8);
+		put_le32(fixed + 8, BDS_LABEL_VERSION);
+		put_le32(fixed + 12, BDS_LABEL_SIZE);
+	}
+	if (flag >> FLAG_GEN_SHIFT)
+		put_le64(fixed + 24,
+			 get_le64(fixed + 24) + (flag >> FLAG_GEN_SHIFT));
+	if (!(flag & FLAG_KEEP_CRC))
+		put_le32(fixed + CRC_OFF, bds_label_crc(fixed));
+	memset(fl, 0xa5, sizeof(*fl));
+	ferr = bds_label_decode(fixed, BDS_LABEL_SIZE, fl);
+	check_result(ferr, fixed, BDS_LABEL_SIZE, fl);
+
+	if (flag & FLAG_SWAP)
+		check_pick(ferr, fl, rerr, rl);
+	else
+		check_pick(rerr, rl, ferr, fl);
+
+	free(raw);
+	free(fixed);
+	free(fl);
+	free(rl);
+	return 0;
+}
