@@ -1,0 +1,213 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unit tests of bdsadm's label I/O (tools/label-io.c) on sparse regular
+ * files standing in for member disks:
+ *   - a written label is found twice: the primary at sector 8, the
+ *     backup where the label says, each saying where it lies;
+ *   - the bytes on "disk" are the golden vector's (primary copy);
+ *   - a corrupt primary: the backup counts; both corrupt: no label;
+ *   - the newer generation wins from either copy;
+ *   - copies of two different volumes: a conflict, no label;
+ *   - a member that grew: the backup is still found through the primary;
+ *   - wipe leaves neither copy;
+ *   - a file too small for two copies: no label, and writing refused.
+ * Output is TAP; the last line is "N passed, N failed".
+ */
+#include "../../tools/label-io.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "label-golden.h"
+
+static int npass, nfail;
+
+static void check(bool ok, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static void check(bool ok, const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("%s %d - ", ok ? "ok" : "not ok", npass + nfail + 1);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	printf("\n");
+	if (ok)
+		npass++;
+	else
+		nfail++;
+}
+
+static char path[4096];
+
+static void make_file(u64 sectors)
+{
+	int fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600);
+
+	if (fd < 0 || ftruncate(fd, (off_t)(sectors << 9)) || close(fd)) {
+		perror(path);
+		exit(2);
+	}
+}
+
+static void poke(u64 byte, u8 value)
+{
+	int fd = open(path, O_RDWR);
+
+	if (fd < 0 || pwrite(fd, &value, 1, (off_t)byte) != 1 || close(fd)) {
+		perror(path);
+		exit(2);
+	}
+}
+
+static struct bds_dev dev;
+static char why[256];
+
+static void reopen(bool write)
+{
+	int rc;
+
+	bds_dev_close(&dev);
+	rc = bds_dev_open(&dev, path, write, why, sizeof(why));
+	if (rc) {
+		fprintf(stderr, "open: %s\n", why);
+		exit(2);
+	}
+}
+
+static const char *golden_file;
+
+static bool primary_is_golden(void)
+{
+	static u8 disk[BDS_LABEL_SIZE], want[BDS_LABEL_SIZE];
+	FILE *f = fopen(golden_file, "rb");
+	bool ok;
+	int fd = open(path, O_RDONLY);
+
+	if (!f || fd < 0)
+		return false;
+	ok = fread(want, 1, sizeof(want), f) == sizeof(want) &&
+	     pread(fd, disk, sizeof(disk), 4096) == (ssize_t)sizeof(disk) &&
+	     !memcmp(disk, want, sizeof(disk));
+	fclose(f);
+	close(fd);
+	return ok;
+}
+
+int main(int argc, char **argv)
+{
+	static struct bds_dev_labels dl;
+	static struct bds_label l, other;
+	const char *tmp = getenv("TMPDIR");
+	u64 backup_byte;
+
+	if (argc != 2) {
+		fprintf(stderr, "usage: test-label-io GOLDEN-FILE\n");
+		return 2;
+	}
+	golden_file = argv[1];
+	snprintf(path, sizeof(path), "%s/bds-label-io.%d", tmp ? tmp : "/tmp",
+		 (int)getpid());
+	golden_label(&l);
+	backup_byte = l.backup_sector << 9;
+
+	make_file(GOLDEN_MEMBER_SECTORS);
+	reopen(true);
+	check(dev.sectors == GOLDEN_MEMBER_SECTORS, "file of 2 GiB: %llu sectors",
+	      (unsigned long long)dev.sectors);
+	check(bds_labels_write(&dev, &l) == 0, "write the golden label");
+	check(primary_is_golden(), "the primary on disk is the golden vector");
+	check(bds_labels_read(&dev, &dl) == 0 && dl.err[0] == BDS_LABEL_OK &&
+	      dl.err[1] == BDS_LABEL_OK && dl.pick == 0 &&
+	      dl.copy[0].label_sector == 8 &&
+	      dl.copy[1].label_sector == l.backup_sector &&
+	      dl.sector[1] == l.backup_sector,
+	      "both copies valid, each where it says; the primary counts");
+
+	poke(4096 + 300, 0x5a);
+	check(bds_labels_read(&dev, &dl) == 0 && dl.err[0] == BDS_LABEL_ERR_CRC &&
+	      dl.pick == 1 && bds_labels_best(&dl) == &dl.copy[1],
+	      "primary corrupt: the backup counts");
+	poke(backup_byte + 5000, 0x5a);
+	check(bds_labels_read(&dev, &dl) == 0 && dl.pick == -1 &&
+	      !bds_labels_best(&dl), "both corrupt: no label");
+
+	/* generations */
+	check(bds_labels_write(&dev, &l) == 0, "write generation 1 again");
+	l.generation = 2;
+	{
+		static u8 buf[BDS_LABEL_SIZE];
+		int fd = open(path, O_RDWR);
+
+		l.label_sector = l.backup_sector;
+		bds_label_encode(&l, buf);
+		check(fd >= 0 && pwrite(fd, buf, sizeof(buf), (off_t)backup_byte) ==
+		      (ssize_t)sizeof(buf) && !close(fd),
+		      "backup rewritten at generation 2 only");
+	}
+	check(bds_labels_read(&dev, &dl) == 0 && dl.pick == 1 &&
+	      bds_labels_best(&dl)->generation == 2,
+	      "the backup is newer: it counts");
+	check(bds_labels_write(&dev, &l) == 0 && bds_labels_read(&dev, &dl) == 0 &&
+	      dl.pick == 0 && bds_labels_best(&dl)->generation == 2,
+	      "both at generation 2: the primary");
+
+	/* a backup of another volume */
+	other = l;
+	other.volume_uuid[3] ^= 0xff;
+	other.generation = 7;
+	{
+		static u8 buf[BDS_LABEL_SIZE];
+		int fd = open(path, O_RDWR);
+
+		other.label_sector = other.backup_sector;
+		bds_label_encode(&other, buf);
+		check(fd >= 0 && pwrite(fd, buf, sizeof(buf), (off_t)backup_byte) ==
+		      (ssize_t)sizeof(buf) && !close(fd),
+		      "backup overwritten by another volume's, newer");
+	}
+	check(bds_labels_read(&dev, &dl) == 0 &&
+	      dl.pick == BDS_LABEL_PICK_CONFLICT && !bds_labels_best(&dl),
+	      "copies of two volumes: a conflict, no label");
+
+	/* the member grew: the backup is found through the primary */
+	check(bds_labels_write(&dev, &l) == 0, "write again");
+	bds_dev_close(&dev);
+	if (truncate(path, (off_t)((GOLDEN_MEMBER_SECTORS + 65536) << 9))) {
+		perror(path);
+		return 2;
+	}
+	reopen(true);
+	check(bds_labels_read(&dev, &dl) == 0 && dl.pick == 0 &&
+	      dl.err[1] == BDS_LABEL_OK && dl.sector[1] == l.backup_sector,
+	      "after growing by 32 MiB: the backup read where the primary says");
+
+	/* wipe */
+	check(bds_labels_wipe(&dev) == 0, "wipe");
+	check(bds_labels_read(&dev, &dl) == 0 && dl.err[0] == BDS_LABEL_ERR_MAGIC &&
+	      dl.err[1] == BDS_LABEL_ERR_MAGIC && dl.pick == -1,
+	      "after wipe: neither copy");
+
+	/* too small for a label */
+	bds_dev_close(&dev);
+	make_file(BDS_LABEL_MIN_MEMBER - 8);
+	reopen(true);
+	l.backup_sector = bds_label_backup_sector(GOLDEN_MEMBER_SECTORS);
+	check(bds_labels_read(&dev, &dl) == 0 && dl.pick == -1,
+	      "a file of %u sectors: no label", (unsigned int)dev.sectors);
+	check(bds_labels_write(&dev, &l) == -EINVAL,
+	      "writing a label past its end is refused");
+
+	bds_dev_close(&dev);
+	check(bds_dev_open(&dev, "/dev/null", false, why, sizeof(why)) == -ENOTBLK &&
+	      strstr(why, "not a block device"), "a character device: %s", why);
+	unlink(path);
+	printf("%d passed, %d failed\n", npass, nfail);
+	return nfail ? 1 : 0;
+}

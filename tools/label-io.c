@@ -1,0 +1,237 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Label I/O on one member (see label-io.h).
+ */
+#define _GNU_SOURCE	/* O_DIRECT */
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/fs.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "label-io.h"
+
+int bds_dev_open(struct bds_dev *d, const char *path, bool write,
+		 char *why, size_t whysz)
+{
+	int flags = (write ? O_RDWR : O_RDONLY) | O_CLOEXEC;
+	struct stat st;
+	int fd, e;
+
+	memset(d, 0, sizeof(*d));
+	d->fd = -1;
+	d->path = path;
+	if (stat(path, &st)) {
+		e = errno;
+		snprintf(why, whysz, "%s: %s", path, strerror(e));
+		return -e;
+	}
+	if (!S_ISBLK(st.st_mode) && !S_ISREG(st.st_mode)) {
+		snprintf(why, whysz, "%s: not a block device", path);
+		return -ENOTBLK;
+	}
+	/* A writer wants the disk to itself: no filesystem, no dm holder. */
+	if (write && S_ISBLK(st.st_mode))
+		flags |= O_EXCL;
+	fd = open(path, flags | O_DIRECT);
+	if (fd < 0 && errno == EINVAL) {
+		fd = open(path, flags);
+	} else if (fd >= 0) {
+		d->direct = true;
+	}
+	if (fd < 0) {
+		e = errno;
+		if (e == EBUSY)
+			snprintf(why, whysz, "%s: in use (mounted, or held by device-mapper or md)",
+				 path);
+		else
+			snprintf(why, whysz, "%s: %s", path, strerror(e));
+		return -e;
+	}
+	d->fd = fd;
+	if (S_ISBLK(st.st_mode)) {
+		u64 bytes = 0;
+		int lbs = 0;
+		unsigned int pbs = 0;
+
+		if (ioctl(fd, BLKGETSIZE64, &bytes) || ioctl(fd, BLKSSZGET, &lbs) ||
+		    ioctl(fd, BLKPBSZGET, &pbs)) {
+			e = errno;
+			snprintf(why, whysz, "%s: cannot read its size: %s", path,
+				 strerror(e));
+			bds_dev_close(d);
+			return -e;
+		}
+		d->sectors = bytes >> 9;
+		d->lbs = (u32)lbs;
+		d->pbs = pbs;
+	} else {
+		d->sectors = (u64)st.st_size >> 9;
+		d->lbs = 512;
+		d->pbs = 512;
+	}
+	return 0;
+}
+
+void bds_dev_close(struct bds_dev *d)
+{
+	if (d->fd >= 0)
+		close(d->fd);
+	d->fd = -1;
+}
+
+static int io_at(const struct bds_dev *d, void *buf, u64 sector, bool write)
+{
+	size_t done = 0;
+	off_t off = (off_t)(sector << 9);
+
+	while (done < BDS_LABEL_SIZE) {
+		ssize_t n = write ?
+			pwrite(d->fd, (u8 *)buf + done, BDS_LABEL_SIZE - done,
+			       off + (off_t)done) :
+			pread(d->fd, (u8 *)buf + done, BDS_LABEL_SIZE - done,
+			      off + (off_t)done);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		if (n == 0)
+			return write ? -ENOSPC : 1;	/* 1: end of device */
+		done += (size_t)n;
+	}
+	return 0;
+}
+
+static void *label_buf(void)
+{
+	void *p = NULL;
+
+	if (posix_memalign(&p, 4096, BDS_LABEL_SIZE))
+		return NULL;
+	return p;
+}
+
+/* Read the copy at @sector into slot @i of @out. */
+static int read_copy(const struct bds_dev *d, u8 *buf, u64 sector, int i,
+		     struct bds_dev_labels *out)
+{
+	int rc;
+
+	out->sector[i] = sector;
+	out->err[i] = BDS_LABEL_ERR_SHORT;
+	if (sector + BDS_LABEL_SECTORS > d->sectors)
+		return 0;
+	rc = io_at(d, buf, sector, false);
+	if (rc < 0)
+		return rc;
+	if (rc == 0)
+		out->err[i] = bds_label_read(buf, BDS_LABEL_SIZE, sector,
+					     &out->copy[i]);
+	return 0;
+}
+
+int bds_labels_read(const struct bds_dev *d, struct bds_dev_labels *out)
+{
+	u8 *buf = label_buf();
+	u64 backup;
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	out->pick = -1;
+	if (!buf)
+		return -ENOMEM;
+	rc = read_copy(d, buf, BDS_LABEL_PRIMARY, 0, out);
+	if (rc)
+		goto out;
+	if (out->err[0] == BDS_LABEL_OK)
+		backup = out->copy[0].backup_sector;
+	else if (d->sectors >= BDS_LABEL_MIN_MEMBER)
+		backup = bds_label_backup_sector(d->sectors);
+	else
+		backup = d->sectors;	/* nothing to read */
+	rc = read_copy(d, buf, backup, 1, out);
+	if (rc)
+		goto out;
+	out->pick = bds_label_pick(out->err[0], &out->copy[0], out->err[1],
+				   &out->copy[1]);
+out:
+	free(buf);
+	return rc;
+}
+
+const struct bds_label *bds_labels_best(const struct bds_dev_labels *dl)
+{
+	return dl->pick == 0 || dl->pick == 1 ? &dl->copy[dl->pick] : NULL;
+}
+
+static int write_copy(const struct bds_dev *d, u8 *buf, struct bds_label *l,
+		      u64 sector)
+{
+	int rc;
+
+	l->label_sector = sector;
+	bds_label_encode(l, buf);
+	rc = io_at(d, buf, sector, true);
+	if (!rc && fdatasync(d->fd))
+		rc = -errno;
+	return rc;
+}
+
+int bds_labels_write(const struct bds_dev *d, const struct bds_label *l)
+{
+	struct bds_label *copy;
+	u8 *buf;
+	int rc;
+
+	if (d->lbs > 4096 || l->backup_sector + BDS_LABEL_SECTORS > d->sectors)
+		return -EINVAL;
+	copy = malloc(sizeof(*copy));
+	buf = label_buf();
+	rc = -ENOMEM;
+	if (copy && buf) {
+		*copy = *l;
+		rc = write_copy(d, buf, copy, BDS_LABEL_PRIMARY);
+		if (!rc)
+			rc = write_copy(d, buf, copy, copy->backup_sector);
+	}
+	free(copy);
+	free(buf);
+	return rc;
+}
+
+static int zero_at(const struct bds_dev *d, u8 *zero, u64 sector)
+{
+	if (sector + BDS_LABEL_SECTORS > d->sectors)
+		return 0;
+	return io_at(d, zero, sector, true);
+}
+
+int bds_labels_wipe(const struct bds_dev *d)
+{
+	struct bds_dev_labels *dl = malloc(sizeof(*dl));
+	u8 *zero = label_buf();
+	int rc = -ENOMEM;
+
+	if (!dl || !zero)
+		goto out;
+	memset(zero, 0, BDS_LABEL_SIZE);
+	rc = bds_labels_read(d, dl);
+	if (rc)
+		goto out;
+	rc = zero_at(d, zero, BDS_LABEL_PRIMARY);
+	if (!rc && d->sectors >= BDS_LABEL_MIN_MEMBER)
+		rc = zero_at(d, zero, bds_label_backup_sector(d->sectors));
+	if (!rc && dl->err[0] == BDS_LABEL_OK)
+		rc = zero_at(d, zero, dl->copy[0].backup_sector);
+	if (!rc && fdatasync(d->fd))
+		rc = -errno;
+out:
+	free(dl);
+	free(zero);
+	return rc;
+}

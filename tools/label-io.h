@@ -1,0 +1,66 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Reading, writing and erasing the two label copies of one member
+ * (dm-bds-label.h) through an open file descriptor: a block device, or a
+ * regular file in the tests.  Only this file does label I/O in bdsadm.
+ *
+ * Reads and writes bypass the page cache (O_DIRECT) where the device
+ * allows it, so that what bdsadm sees is what the disk holds, and every
+ * write is followed by fdatasync(): the primary copy first, then the
+ * backup, never both at once (a torn write leaves one valid copy).
+ */
+#ifndef BDS_LABEL_IO_H
+#define BDS_LABEL_IO_H
+
+#include "../dm-bds-label.h"
+
+/* A member device, opened by bds_dev_open(). */
+struct bds_dev {
+	int fd;
+	const char *path;
+	u64 sectors;		/* size in 512-byte sectors */
+	u32 lbs;		/* logical block size, bytes */
+	u32 pbs;		/* physical block size, bytes */
+	bool direct;		/* opened with O_DIRECT */
+};
+
+/* What a device holds: both copies and the one that counts. */
+struct bds_dev_labels {
+	enum bds_label_err err[2];	/* primary, backup */
+	u64 sector[2];			/* where each was read */
+	struct bds_label copy[2];
+	int pick;			/* 0, 1, -1 none, BDS_LABEL_PICK_CONFLICT */
+};
+
+/*
+ * Open @path for reading (@write false) or writing, and learn its size
+ * and block sizes.  Returns 0, or -errno with a reason in @why.
+ */
+int bds_dev_open(struct bds_dev *d, const char *path, bool write,
+		 char *why, size_t whysz);
+void bds_dev_close(struct bds_dev *d);
+
+/*
+ * Read both copies.  The backup is read where a valid primary says it
+ * is, else at the end of the device as it is now.  Returns 0 (the copies
+ * may still both be invalid: see ->pick), or -errno on an I/O error.
+ */
+int bds_labels_read(const struct bds_dev *d, struct bds_dev_labels *out);
+
+/* The copy that counts, or NULL (no label, or a conflict). */
+const struct bds_label *bds_labels_best(const struct bds_dev_labels *dl);
+
+/*
+ * Write label @l (its label_sector is set here) as the primary, sync,
+ * then as the backup at l->backup_sector, sync.  Refuses devices whose
+ * logical blocks are larger than 4 KiB (-EINVAL).  Returns 0 or -errno.
+ */
+int bds_labels_write(const struct bds_dev *d, const struct bds_label *l);
+
+/*
+ * Erase both copies (zeroes), where they are now and where a valid
+ * primary says the backup is.  Returns 0 or -errno.
+ */
+int bds_labels_wipe(const struct bds_dev *d);
+
+#endif /* BDS_LABEL_IO_H */
