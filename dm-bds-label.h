@@ -185,7 +185,7 @@ static inline const char *bds_label_error(enum bds_label_err err)
 	case BDS_LABEL_ERR_WEIGHT:
 		return "label member weight invalid";
 	case BDS_LABEL_ERR_TEXT:
-		return "label controller or serial text not NUL-padded";
+		return "label controller or serial text not printable or not NUL-padded";
 	}
 	return "unknown label error";
 }
@@ -300,7 +300,10 @@ static inline u32 bds_label_crc(const u8 *buf)
 	return ~crc;
 }
 
-/* Sector of the backup copy on a member of @member_sectors sectors. */
+/*
+ * Sector of the backup copy on a member of @member_sectors sectors (at
+ * least BDS_LABEL_MIN_MEMBER: readers check the size first).
+ */
 static inline u64 bds_label_backup_sector(u64 member_sectors)
 {
 	u64 end = member_sectors & ~(u64)((BDS_LABEL_BACKUP_ALIGN >> 9) - 1);
@@ -562,20 +565,23 @@ static inline enum bds_label_err bds_label_decode(const u8 *buf, size_t len,
 	return err;
 }
 
+/* Copy text into a field, '?' for anything but printable ASCII. */
 static inline void bds_put_text(char *dst, const char *src, size_t len)
 {
 	size_t n = 0;
 
 	while (n < len && src[n]) {
-		dst[n] = src[n];
+		dst[n] = (src[n] < 0x20 || src[n] > 0x7e) ? '?' : src[n];
 		n++;
 	}
 }
 
 /*
  * Encode @l into @buf (BDS_LABEL_SIZE bytes) as the copy at sector
- * @l->label_sector, crc included.  Text longer than its field is cut (the
- * name must fit: callers check it with bds_name_ok()).  The caller is
+ * @l->label_sector, crc included.  Controller and serial texts longer
+ * than their fields are cut, and bytes other than printable ASCII become
+ * '?'; the name must be valid already (callers check it with
+ * bds_name_ok()).  The caller is
  * expected to have built @l so that bds_label_decode() accepts the result.
  */
 static inline void bds_label_encode(const struct bds_label *l, u8 *buf)
@@ -639,7 +645,7 @@ static inline enum bds_label_err bds_label_read(const u8 *buf, size_t len,
 	return err;
 }
 
-/* bds_label_pick(): the two copies are valid but of different members. */
+/* bds_label_pick(): both copies valid, of different volumes or members. */
 #define BDS_LABEL_PICK_CONFLICT	(-2)
 
 /*
