@@ -95,8 +95,9 @@ ok $? "dkms.conf PACKAGE_VERSION ($dcf) = module .version ($version)"
 # Scratch copy of the tree for "make install" (it builds in place).
 tree=$tmp/tree
 mkdir -p "$tree/tools"
-cp "$top/Makefile" "$top/Kbuild" "$top/$mod.c" "$top/$mod.h" "$top/dkms.conf" "$tree/"
-cp "$top/tools/Makefile" "$top"/tools/*.c "$top"/tools/*.8 "$tree/tools/"
+cp "$top/Makefile" "$top/Kbuild" "$top/$mod.c" "$top/$mod.h" "$top/dm-bds-label.h" \
+	"$top/dkms.conf" "$tree/"
+cp "$top/tools/Makefile" "$top"/tools/*.c "$top"/tools/*.h "$top"/tools/*.8 "$tree/tools/"
 
 src=$tmp/src
 dkmstree=$tmp/dkms
@@ -167,6 +168,10 @@ for series in ${BDS_DKMS_KERNELS:-6.1 6.12}; do
 	ok $? "$series: staged usr/local/sbin/bds-stripe-table"
 	[ -f "$stage/usr/local/share/man/man8/bds-stripe-table.8" ]
 	ok $? "$series: staged usr/local/share/man/man8/bds-stripe-table.8"
+	[ -x "$stage/usr/local/sbin/bdsadm" ]
+	ok $? "$series: staged usr/local/sbin/bdsadm"
+	[ -f "$stage/usr/local/share/man/man8/bdsadm.8" ]
+	ok $? "$series: staged usr/local/share/man/man8/bdsadm.8"
 	run "make-uninstall-$series" make -C "$tree" --no-print-directory uninstall \
 		DESTDIR="$stage" INSTALL_MOD_PATH="$stage" KDIR="$KDIR" &&
 		[ -z "$(find "$stage" -type f)" ]

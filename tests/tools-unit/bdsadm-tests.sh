@@ -1,0 +1,155 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Tests of bdsadm examine and wipe on sparse files standing in for member
+# disks (2 GiB, nothing written but the labels), made by mklabel (the
+# golden label of tests/unit/label-golden.h: member 1 of volume "golden",
+# 3 members in groups 2+1 on host0/host1).  No root, no device needed.
+#
+# Usage: bdsadm-tests.sh BDSADM MKLABEL
+# Output is TAP; the last line is "N passed, N failed"; exit 1 on a failure.
+set -u
+
+BDSADM=$1
+MKLABEL=$2
+W=$(mktemp -d "${TMPDIR:-/tmp}/bdsadm-tests.XXXXXX")
+trap 'rm -rf "$W"' EXIT
+
+ntest=0 npass=0 nfail=0
+# run ARGS...: bdsadm ARGS; sets RC, OUT, ERR
+run() {
+	"$BDSADM" "$@" >"$W/out" 2>"$W/err"
+	RC=$?
+	OUT=$(cat "$W/out")
+	ERR=$(cat "$W/err")
+}
+t() { # NAME CONDITION...
+	local name=$1
+	shift
+	ntest=$((ntest + 1))
+	if "$@"; then
+		npass=$((npass + 1))
+		echo "ok $ntest - $name"
+	else
+		nfail=$((nfail + 1))
+		echo "not ok $ntest - $name"
+		printf '# exit %s\n# stdout:\n%s\n# stderr:\n%s\n' "$RC" "$OUT" "$ERR" |
+			sed 's/^/# /'
+	fi
+}
+rc_is() { [ "$RC" -eq "$1" ]; }
+out_has() { grep -qF -- "$1" "$W/out"; }
+err_has() { grep -qF -- "$1" "$W/err"; }
+out_empty() { [ ! -s "$W/out" ]; }
+# byte OFFSET FILE VALUE: write one byte
+poke() { printf "\\$(printf '%03o' "$3")" | dd of="$2" bs=1 seek="$1" conv=notrunc status=none; }
+
+# --- usage -------------------------------------------------------------
+run
+t "no verb: usage, exit 2" eval 'rc_is 2 && err_has "usage: bdsadm VERB"'
+run frobnicate
+t "unknown verb: exit 2, says how to list verbs" eval 'rc_is 2 && err_has "bdsadm help"'
+run examine
+t "examine without a device: exit 2" rc_is 2
+run help
+t "help lists examine and wipe" eval 'rc_is 0 && out_has "bdsadm examine" && out_has "bdsadm wipe"'
+
+# --- examine -----------------------------------------------------------
+"$MKLABEL" "$W/m1" || exit 1
+run examine "$W/m1"
+t "examine: exit 0" rc_is 0
+t "examine: volume, UUID, member" eval 'out_has "Volume : golden" &&
+	out_has "Volume UUID : 10111213-1415-4617-9819-1a1b1c1d1e1f" &&
+	out_has "Member : 1 of 3, stripe position 1, group 0" &&
+	out_has "Member UUID : 30313233-3435-4637-b839-3a3b3c3d3e3f"'
+t "examine: geometry and places" eval 'out_has "Stripe unit : 128 sectors (64 KiB)" &&
+	out_has "Layout : interleave, groups 2+1" &&
+	out_has "Data offset : 2048 sectors (1 MiB)" &&
+	out_has "Data length : 4192128 sectors per member"'
+t "examine: both copies valid, primary counts" eval 'out_has "primary copy counts" &&
+	out_has "Primary copy : valid at sector 8, generation 1" &&
+	out_has "Backup copy : valid at sector 4194288, generation 1"'
+t "examine: member table with serials and controllers" eval 'out_has "QM00001" &&
+	out_has "QM00003" && out_has "host1" && grep -q "^    \*  1 " "$W/out"'
+t "examine: creation time in UTC" out_has "Created : 2026-01-01 00:00:00 UTC"
+
+run examine --export "$W/m1"
+t "examine --export: KEY=VALUE for udev" eval 'rc_is 0 && out_has "BDS_VOLUME_NAME=golden" &&
+	out_has "BDS_VOLUME_UUID=10111213-1415-4617-9819-1a1b1c1d1e1f" &&
+	out_has "BDS_MEMBER_INDEX=1" && out_has "BDS_MEMBERS=3" &&
+	out_has "BDS_LABEL_COPY=primary" && [ "$(grep -cv "^BDS_[A-Z_]*=" "$W/out")" = 0 ]'
+
+run examine --json "$W/m1"
+t "examine --json: valid JSON with the label" eval 'rc_is 0 &&
+	python3 -c "import json, sys
+d = json.load(open(sys.argv[1]))[\"devices\"][0]
+assert d[\"valid\"] and d[\"name\"] == \"golden\" and d[\"member_index\"] == 1
+assert len(d[\"members\"]) == 3 and d[\"members\"][2][\"serial\"] == \"QM00003\"
+assert d[\"backup\"][\"sector\"] == 4194288 and d[\"groups\"][1][\"controller\"] == \"host1\"
+" "$W/out"'
+
+# A corrupt primary: the backup counts, and examine says so.
+cp --sparse=always "$W/m1" "$W/m1c"
+poke 4400 "$W/m1c" 255
+run examine "$W/m1c"
+t "primary corrupt: exit 0, the backup counts" eval 'rc_is 0 && out_has "backup copy counts" &&
+	out_has "Primary copy : not valid at sector 8: label checksum mismatch"'
+run examine --export "$W/m1c"
+t "primary corrupt: --export says BDS_LABEL_COPY=backup" out_has "BDS_LABEL_COPY=backup"
+
+# Newer generation in the backup only.
+"$MKLABEL" "$W/g5" --generation 5 || exit 1
+"$MKLABEL" "$W/g4" --generation 4 || exit 1
+dd if="$W/g4" of="$W/g5" bs=4096 skip=1 seek=1 count=2 conv=notrunc status=none
+run examine "$W/g5"
+t "backup at generation 5, primary at 4: the backup counts" eval 'rc_is 0 &&
+	out_has "backup copy counts" && out_has "Generation : 5"'
+
+# Both copies of different volumes.
+"$MKLABEL" "$W/conflict" --other-backup || exit 1
+run examine "$W/conflict"
+t "copies of two volumes: exit 1, no choice made, what to do" eval 'rc_is 1 && out_empty &&
+	err_has "two label copies are of different volumes" && err_has "bdsadm wipe"'
+
+# No label at all.
+truncate -s 1G "$W/blank"
+run examine "$W/blank"
+t "no label: exit 1, both copies named" eval 'rc_is 1 && out_empty &&
+	err_has "$W/blank: no valid bds-stripe label" &&
+	err_has "primary at sector 8: no bds-stripe label (magic)"'
+run examine --export "$W/blank"
+t "no label, --export: exit 1, nothing on stdout" eval 'rc_is 1 && out_empty'
+run examine "$W/m1" "$W/blank"
+t "one good, one blank: exit 1, the good one shown" eval 'rc_is 1 && out_has "Volume : golden" &&
+	err_has "no valid bds-stripe label"'
+run examine /dev/null
+t "not a block device: exit 1" eval 'rc_is 1 && err_has "not a block device"'
+
+# --- wipe --------------------------------------------------------------
+sum_before=$(md5sum <"$W/m1")
+run wipe "$W/m1" "$W/blank"
+t "wipe of a member and a blank: exit 1, nothing wiped" eval 'rc_is 1 &&
+	err_has "holds no bds-stripe label" && err_has "not wiping anything" &&
+	[ "$(md5sum <"$W/m1")" = "$sum_before" ]'
+run wipe "$W/m1"
+t "wipe: exit 0, says what it erased" eval 'rc_is 0 && out_has "labels erased (member 1 of volume golden)"'
+run examine "$W/m1"
+t "after wipe: no label" eval 'rc_is 1 && err_has "no valid bds-stripe label"'
+t "after wipe: both copies are zero" eval '[ -z "$(od -An -v -tx1 -j 4096 -N 8192 "$W/m1" | tr -d " 0\n")" ] &&
+	[ -z "$(od -An -v -tx1 -j $((4194288 * 512)) -N 8192 "$W/m1" | tr -d " 0\n")" ]'
+sum_before=$(md5sum <"$W/m1")
+run wipe "$W/m1"
+t "wipe again: exit 1, nothing to wipe, unchanged" eval 'rc_is 1 && err_has "holds no bds-stripe label" &&
+	[ "$(md5sum <"$W/m1")" = "$sum_before" ]'
+run wipe "$W/m1c"
+t "wipe of a member whose primary is corrupt: exit 0" rc_is 0
+run examine "$W/m1c"
+t "... and its backup is gone too" rc_is 1
+run wipe "$W/conflict"
+t "wipe of conflicting copies: exit 0" rc_is 0
+run wipe
+t "wipe without a device: exit 2" rc_is 2
+
+echo "1..$ntest"
+echo "$npass passed, $nfail failed"
+[ "$nfail" -eq 0 ]

@@ -1,0 +1,69 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * bdsadm - administer bds-stripe volumes: the verb dispatcher.
+ *
+ * Each verb lives in a file of its own (examine.c, wipe.c); the label
+ * format is dm-bds-label.h, its I/O label-io.c, the assembly decision
+ * assemble.c.  See bdsadm.8.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "bdsadm.h"
+
+void bds_err(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("bdsadm: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+int bds_usage(const char *what)
+{
+	fprintf(stderr, "usage: bdsadm %s\n", what);
+	return BDS_EXIT_USAGE;
+}
+
+static const struct {
+	const char *name;
+	int (*run)(int argc, char **argv);
+	const char *synopsis;
+} verbs[] = {
+	{ "examine", bds_cmd_examine, "examine [--export | --json] DEVICE..." },
+	{ "wipe", bds_cmd_wipe, "wipe DEVICE..." },
+};
+
+static void help(FILE *f)
+{
+	size_t i;
+
+	fprintf(f, "usage: bdsadm VERB [OPTIONS] [ARGS]\n\nverbs:\n");
+	for (i = 0; i < sizeof(verbs) / sizeof(verbs[0]); i++)
+		fprintf(f, "  bdsadm %s\n", verbs[i].synopsis);
+	fprintf(f, "\nSee bdsadm(8).\n");
+}
+
+int main(int argc, char **argv)
+{
+	size_t i;
+
+	if (argc < 2) {
+		help(stderr);
+		return BDS_EXIT_USAGE;
+	}
+	if (!strcmp(argv[1], "help") || !strcmp(argv[1], "--help") ||
+	    !strcmp(argv[1], "-h")) {
+		help(stdout);
+		return BDS_EXIT_OK;
+	}
+	for (i = 0; i < sizeof(verbs) / sizeof(verbs[0]); i++)
+		if (!strcmp(argv[1], verbs[i].name))
+			return verbs[i].run(argc - 1, argv + 1);
+	bds_err("unknown verb '%s'; 'bdsadm help' lists the verbs", argv[1]);
+	return BDS_EXIT_USAGE;
+}

@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * bdsadm: the verbs and what they share.
+ *
+ * Exit status of every verb: 0 done; 1 refused or failed, and then
+ * nothing was changed; 2 usage error.
+ */
+#ifndef BDSADM_H
+#define BDSADM_H
+
+#define BDS_EXIT_OK	0
+#define BDS_EXIT_FAIL	1
+#define BDS_EXIT_USAGE	2
+
+/* "bdsadm: <message>" on stderr. */
+void bds_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* "usage: bdsadm <what>" on stderr; returns BDS_EXIT_USAGE. */
+int bds_usage(const char *what);
+
+int bds_cmd_examine(int argc, char **argv);
+int bds_cmd_wipe(int argc, char **argv);
+
+#endif /* BDSADM_H */

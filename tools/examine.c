@@ -1,0 +1,280 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * bdsadm examine DEVICE...: what a member's label says, for people
+ * (default), for udev (--export, KEY=VALUE lines) or for scripts
+ * (--json).  Exit 0 when every device holds a valid label, 1 otherwise.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "assemble.h"
+#include "bdsadm.h"
+#include "fmt.h"
+#include "label-io.h"
+
+enum out_mode { OUT_HUMAN, OUT_EXPORT, OUT_JSON };
+
+static const char *copy_name(int pick)
+{
+	return pick == 1 ? "backup" : "primary";
+}
+
+/* Group of member @i in table order. */
+static u32 group_of(const struct bds_label *l, u32 i)
+{
+	u32 g = 0, first = 0;
+
+	while (g + 1 < l->nr_groups && first + l->group_size[g] <= i)
+		first += l->group_size[g++];
+	return g;
+}
+
+static void copy_state(const struct bds_dev_labels *dl, int i, char *buf,
+		       size_t sz)
+{
+	if (dl->err[i] == BDS_LABEL_OK)
+		snprintf(buf, sz, "valid at sector %llu, generation %llu",
+			 (unsigned long long)dl->sector[i],
+			 (unsigned long long)dl->copy[i].generation);
+	else
+		snprintf(buf, sz, "not valid at sector %llu: %s",
+			 (unsigned long long)dl->sector[i],
+			 bds_label_error(dl->err[i]));
+}
+
+static void print_human(const char *dev, const struct bds_dev_labels *dl,
+			const struct bds_label *l)
+{
+	char u[37], t[64], h[32], h2[32], st[160];
+	struct bds_layout layout;
+	u32 i, g;
+
+	bds_layout_init(&layout, l->chunk_sectors, l->group_size, l->nr_groups,
+			(enum bds_order_mode)l->layout);
+	printf("%s:\n", dev);
+	printf("          Label : bds-stripe version %d, %s copy counts\n",
+	       BDS_LABEL_VERSION, copy_name(dl->pick));
+	copy_state(dl, 0, st, sizeof(st));
+	printf("   Primary copy : %s\n", st);
+	copy_state(dl, 1, st, sizeof(st));
+	printf("    Backup copy : %s\n", st);
+	printf("         Volume : %s\n", l->name);
+	bds_uuid_format(l->volume_uuid, u);
+	printf("    Volume UUID : %s\n", u);
+	printf("        Created : %s\n", bds_time(l->ctime, t, sizeof(t)));
+	printf("     Generation : %llu (%s)\n", (unsigned long long)l->generation,
+	       bds_time(l->utime, t, sizeof(t)));
+	bds_uuid_format(l->member_uuid, u);
+	g = group_of(l, l->member_index);
+	printf("         Member : %u of %u, stripe position %u, group %u\n",
+	       l->member_index, l->nr_members, layout.pos_of[l->member_index], g);
+	printf("    Member UUID : %s\n", u);
+	printf("    Stripe unit : %llu sectors (%s)\n",
+	       (unsigned long long)l->chunk_sectors,
+	       bds_human(l->chunk_sectors << 9, h, sizeof(h)));
+	printf("         Layout : %s, groups",
+	       l->layout == BDS_LAYOUT_SEQUENTIAL ? "sequential" : "interleave");
+	for (g = 0; g < l->nr_groups; g++)
+		printf("%s%u", g ? "+" : " ", l->group_size[g]);
+	printf("\n   Stripe order :");
+	for (i = 0; i < l->nr_members; i++)
+		printf("%s%u", i ? "," : " ", layout.order[i]);
+	printf("\n    Data offset : %llu sectors (%s)\n",
+	       (unsigned long long)l->data_offset,
+	       bds_human(l->data_offset << 9, h, sizeof(h)));
+	printf("    Data length : %llu sectors per member (%s), volume %s\n",
+	       (unsigned long long)l->data_sectors,
+	       bds_human(l->data_sectors << 9, h, sizeof(h)),
+	       bds_human((l->data_sectors * l->nr_members) << 9, h2, sizeof(h2)));
+	printf("   Member sizes : %llu sectors at creation\n",
+	       (unsigned long long)l->member_sectors);
+	printf("        Members : (as seen at creation)\n");
+	printf("      #  group  controller            UUID                                  serial                data offset\n");
+	for (i = 0; i < l->nr_members; i++) {
+		g = group_of(l, i);
+		bds_uuid_format(l->uuid[i], u);
+		printf("    %s%3u  %5u  %-20s  %s  %-20s  %llu\n",
+		       i == l->member_index ? "*" : " ", i, g,
+		       l->controller[g][0] ? l->controller[g] : "-", u,
+		       l->serial[i][0] ? l->serial[i] : "-",
+		       (unsigned long long)l->member_offset[i]);
+	}
+}
+
+static void print_export(const struct bds_dev_labels *dl,
+			 const struct bds_label *l)
+{
+	char u[37];
+
+	printf("BDS_LABEL_VERSION=%d\n", BDS_LABEL_VERSION);
+	printf("BDS_LABEL_COPY=%s\n", copy_name(dl->pick));
+	printf("BDS_VOLUME_NAME=%s\n", l->name);
+	bds_uuid_format(l->volume_uuid, u);
+	printf("BDS_VOLUME_UUID=%s\n", u);
+	bds_uuid_format(l->member_uuid, u);
+	printf("BDS_MEMBER_UUID=%s\n", u);
+	printf("BDS_MEMBER_INDEX=%u\n", l->member_index);
+	printf("BDS_MEMBERS=%u\n", l->nr_members);
+	printf("BDS_GENERATION=%llu\n", (unsigned long long)l->generation);
+}
+
+static void json_copy(const struct bds_dev_labels *dl, int i)
+{
+	printf("{\"sector\": %llu, \"valid\": %s, ",
+	       (unsigned long long)dl->sector[i],
+	       dl->err[i] == BDS_LABEL_OK ? "true" : "false");
+	if (dl->err[i] == BDS_LABEL_OK)
+		printf("\"generation\": %llu}",
+		       (unsigned long long)dl->copy[i].generation);
+	else {
+		printf("\"error\": ");
+		bds_json_str(stdout, bds_label_error(dl->err[i]));
+		printf("}");
+	}
+}
+
+static void print_json(const char *dev, const struct bds_dev_labels *dl,
+		       const struct bds_label *l, bool last)
+{
+	char u[37];
+	u32 i, g;
+
+	printf("    {\"device\": ");
+	bds_json_str(stdout, dev);
+	printf(", \"valid\": %s, \"primary\": ", l ? "true" : "false");
+	json_copy(dl, 0);
+	printf(", \"backup\": ");
+	json_copy(dl, 1);
+	if (!l) {
+		printf(", \"conflict\": %s}%s\n",
+		       dl->pick == BDS_LABEL_PICK_CONFLICT ? "true" : "false",
+		       last ? "" : ",");
+		return;
+	}
+	printf(",\n     \"copy\": \"%s\", \"version\": %d, \"name\": ",
+	       copy_name(dl->pick), BDS_LABEL_VERSION);
+	bds_json_str(stdout, l->name);
+	bds_uuid_format(l->volume_uuid, u);
+	printf(", \"uuid\": \"%s\",\n     \"ctime\": %llu, \"utime\": %llu, \"generation\": %llu,\n",
+	       u, (unsigned long long)l->ctime, (unsigned long long)l->utime,
+	       (unsigned long long)l->generation);
+	bds_uuid_format(l->member_uuid, u);
+	printf("     \"member_index\": %u, \"member_uuid\": \"%s\", \"chunk_sectors\": %llu,\n",
+	       l->member_index, u, (unsigned long long)l->chunk_sectors);
+	printf("     \"layout\": \"%s\", \"groups\": [",
+	       l->layout == BDS_LAYOUT_SEQUENTIAL ? "sequential" : "interleave");
+	for (g = 0; g < l->nr_groups; g++) {
+		printf("%s{\"members\": %u, \"controller\": ", g ? ", " : "",
+		       l->group_size[g]);
+		bds_json_str(stdout, l->controller[g]);
+		printf("}");
+	}
+	printf("],\n     \"data_offset\": %llu, \"data_sectors\": %llu, \"member_sectors\": %llu,\n",
+	       (unsigned long long)l->data_offset,
+	       (unsigned long long)l->data_sectors,
+	       (unsigned long long)l->member_sectors);
+	printf("     \"members\": [");
+	for (i = 0; i < l->nr_members; i++) {
+		bds_uuid_format(l->uuid[i], u);
+		printf("%s\n       {\"index\": %u, \"group\": %u, \"uuid\": \"%s\", \"serial\": ",
+		       i ? "," : "", i, group_of(l, i), u);
+		bds_json_str(stdout, l->serial[i]);
+		printf(", \"data_offset\": %llu, \"weight\": %u}",
+		       (unsigned long long)l->member_offset[i], l->weight[i]);
+	}
+	printf("]}%s\n", last ? "" : ",");
+}
+
+/* Why a device has no label that counts, for stderr. */
+static void no_label(const char *dev, const struct bds_dev_labels *dl)
+{
+	char u0[37], u1[37];
+
+	if (dl->pick == BDS_LABEL_PICK_CONFLICT) {
+		bds_uuid_format(dl->copy[0].volume_uuid, u0);
+		bds_uuid_format(dl->copy[1].volume_uuid, u1);
+		bds_err("%s: its two label copies are of different volumes or members (primary: volume %s, %s; backup: volume %s, %s); not choosing one: erase the device's labels with 'bdsadm wipe' if it belongs to neither",
+			dev, dl->copy[0].name, u0, dl->copy[1].name, u1);
+		return;
+	}
+	bds_err("%s: no valid bds-stripe label (primary at sector %llu: %s; backup at sector %llu: %s)",
+		dev, (unsigned long long)dl->sector[0],
+		bds_label_error(dl->err[0]), (unsigned long long)dl->sector[1],
+		bds_label_error(dl->err[1]));
+}
+
+static const struct option examine_opts[] = {
+	{ "export", no_argument, NULL, 'e' },
+	{ "json", no_argument, NULL, 'j' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+int bds_cmd_examine(int argc, char **argv)
+{
+	static struct bds_dev_labels dl;
+	enum out_mode mode = OUT_HUMAN;
+	int c, i, status = 0;
+
+	while ((c = getopt_long(argc, argv, "+ejh", examine_opts, NULL)) != -1) {
+		switch (c) {
+		case 'e':
+			mode = OUT_EXPORT;
+			break;
+		case 'j':
+			mode = OUT_JSON;
+			break;
+		case 'h':
+			printf("usage: bdsadm examine [--export | --json] DEVICE...\n");
+			return 0;
+		default:
+			return bds_usage("examine [--export | --json] DEVICE...");
+		}
+	}
+	if (optind == argc)
+		return bds_usage("examine [--export | --json] DEVICE...");
+	if (mode == OUT_EXPORT && argc - optind != 1)
+		return bds_usage("examine --export takes one DEVICE");
+	if (mode == OUT_JSON)
+		printf("{\"devices\": [\n");
+	for (i = optind; i < argc; i++) {
+		const struct bds_label *l = NULL;
+		struct bds_dev d;
+		char why[512];
+		int rc = bds_dev_open(&d, argv[i], false, why, sizeof(why));
+
+		if (!rc) {
+			rc = bds_labels_read(&d, &dl);
+			if (rc)
+				snprintf(why, sizeof(why), "%s: read error: %s",
+					 argv[i], strerror(-rc));
+			bds_dev_close(&d);
+		}
+		if (rc) {
+			bds_err("%s", why);
+			memset(&dl, 0, sizeof(dl));
+			dl.pick = -1;
+			status = 1;
+			if (mode == OUT_JSON)
+				print_json(argv[i], &dl, NULL, i + 1 == argc);
+			continue;
+		}
+		l = bds_labels_best(&dl);
+		if (!l) {
+			no_label(argv[i], &dl);
+			status = 1;
+		}
+		if (mode == OUT_JSON)
+			print_json(argv[i], &dl, l, i + 1 == argc);
+		else if (l && mode == OUT_EXPORT)
+			print_export(&dl, l);
+		else if (l)
+			print_human(argv[i], &dl, l);
+		if (mode == OUT_HUMAN && l && i + 1 < argc)
+			printf("\n");
+	}
+	if (mode == OUT_JSON)
+		printf("]}\n");
+	return status;
+}

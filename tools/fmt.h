@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Output helpers of bdsadm: sizes for people, times, JSON strings.
+ */
+#ifndef BDS_FMT_H
+#define BDS_FMT_H
+
+#include <stdio.h>
+
+#include "../dm-bds-stripe.h"
+
+/* "4 GiB", "1.50 GiB", "512 B": truncated, never more than there is. */
+const char *bds_human(u64 bytes, char *buf, size_t sz);
+/* "2026-01-01 00:00:00 UTC" */
+const char *bds_time(u64 seconds, char *buf, size_t sz);
+/* @s as a JSON string, quotes included. */
+void bds_json_str(FILE *f, const char *s);
+
+#endif /* BDS_FMT_H */
