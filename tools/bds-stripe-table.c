@@ -21,6 +21,7 @@
  */
 #define _GNU_SOURCE
 #include "../dm-bds-stripe.h"
+#include "fmt.h"
 
 #include <ctype.h>
 #include <dirent.h>
@@ -199,28 +200,6 @@ static void cat(char *buf, size_t sz, const char *fmt, ...)
 	va_end(ap);
 	if (n < 0 || (size_t)n >= sz - len)
 		refuse("internal error: output line too long");
-}
-
-/* "4 GiB", "1.50 GiB", "512 B" */
-static const char *human(u64 bytes, char *buf, size_t sz)
-{
-	static const char *const unit[] = { "B", "KiB", "MiB", "GiB", "TiB",
-					    "PiB", "EiB" };
-	int u = 0;
-	u64 div = 1;
-
-	while (u < 6 && bytes >= div * 1024) {
-		div *= 1024;
-		u++;
-	}
-	if (bytes % div == 0)
-		snprintf(buf, sz, "%llu %s", U(bytes / div), unit[u]);
-	else	/* truncated, not rounded: never claim more than there is */
-		snprintf(buf, sz, "%llu.%02llu %s", U(bytes / div),
-			 /* div >= 1024 here; >> 10 keeps the product in 64 bits */
-			 U(((bytes % div) >> 10) * 100 / (div >> 10)),
-			 unit[u]);
-	return buf;
 }
 
 static const char *speed(double mbps, char *buf, size_t sz)
@@ -1136,14 +1115,14 @@ static u64 chunk_from_transfer(u64 tbytes)
 	if (tbytes == 0 || tbytes % (n * align)) {
 		u64 step = n * align, lo = tbytes / step * step;
 
-		human(tbytes, h1, sizeof(h1));
-		human(align, h2, sizeof(h2));
-		human(step, h3, sizeof(h3));
+		bds_human(tbytes, h1, sizeof(h1));
+		bds_human(align, h2, sizeof(h2));
+		bds_human(step, h3, sizeof(h3));
 		if (lo)
 			refuse("--transfer-size %s (%s) is impossible: with %d members and a stripe unit that is a multiple of %s, a whole number of stripe widths is a multiple of %s (nearest: %s or %s)",
 			       opt.transfer_arg, h1, nmem, h2, h3,
-			       human(lo, h4, sizeof(h4)),
-			       human(lo + step, h5, sizeof(h5)));
+			       bds_human(lo, h4, sizeof(h4)),
+			       bds_human(lo + step, h5, sizeof(h5)));
 		refuse("--transfer-size %s (%s) is impossible: with %d members and a stripe unit that is a multiple of %s, a whole number of stripe widths is a multiple of %s (smallest: %s)",
 		       opt.transfer_arg, h1, nmem, h2, h3, h3);
 	}
@@ -1152,7 +1131,7 @@ static u64 chunk_from_transfer(u64 tbytes)
 	maxchunk = BDS_MAX_IO_BYTES / n / align;	/* in units of align */
 	if (!maxchunk)
 		refuse("--transfer-size: no stripe unit fits: %d members x %s exceed the 32-bit stripe width",
-		       nmem, human(align, h1, sizeof(h1)));
+		       nmem, bds_human(align, h1, sizeof(h1)));
 	kmin = (q + maxchunk - 1) / maxchunk;
 	for (i = 1; i * i <= q; i++) {
 		if (q % i)
@@ -1278,7 +1257,7 @@ static void print_summary(const struct bds_layout *l, u64 length,
 			snprintf(whole, sizeof(whole), "whole disk");
 		printf("  %-3d %-10s %-8s %-16s %-20s %-10s %-5u %-5d %u\n", i,
 		       m->name, devs, m->kind, whole,
-		       human(m->size * SECTOR, h1, sizeof(h1)), m->lbs,
+		       bds_human(m->size * SECTOR, h1, sizeof(h1)), m->lbs,
 		       m->group, l->pos_of[i]);
 	}
 
@@ -1295,23 +1274,23 @@ static void print_summary(const struct bds_layout *l, u64 length,
 	printf("  (as 'dmsetup status' shows it)\n");
 
 	printf("\nStripe unit:  %s (%u sectors)\n",
-	       human(chunk_b, h1, sizeof(h1)), l->chunk);
+	       bds_human(chunk_b, h1, sizeof(h1)), l->chunk);
 	printf("Stripe width: %s (%u sectors) = %u x %s\n",
-	       human(width_b, h1, sizeof(h1)), bds_width(l), l->nr_members,
-	       human(chunk_b, h2, sizeof(h2)));
+	       bds_human(width_b, h1, sizeof(h1)), bds_width(l), l->nr_members,
+	       bds_human(chunk_b, h2, sizeof(h2)));
 	if (opt.transfer_arg)
 		printf("Transfer:     %s = %u stripe width%s (k = %u)\n",
-		       human((u64)transfer_k * width_b, h1, sizeof(h1)),
+		       bds_human((u64)transfer_k * width_b, h1, sizeof(h1)),
 		       transfer_k, transfer_k == 1 ? "" : "s", transfer_k);
 	printf("Usable size:  %s (%llu sectors), %s (%llu sectors) from each member\n",
-	       human(length * SECTOR, h1, sizeof(h1)), U(length),
-	       human(member_len * SECTOR, h2, sizeof(h2)), U(member_len));
+	       bds_human(length * SECTOR, h1, sizeof(h1)), U(length),
+	       bds_human(member_len * SECTOR, h2, sizeof(h2)), U(member_len));
 	for (i = 0; i < nmem; i++) {
 		struct member *m = tbl[i];
 
 		if (m->size > member_len)
 			printf("  unused on %s: %s (%llu sectors)\n", m->name,
-			       human((m->size - member_len) * SECTOR, h3,
+			       bds_human((m->size - member_len) * SECTOR, h3,
 				     sizeof(h3)),
 			       U(m->size - member_len));
 	}
@@ -1843,8 +1822,8 @@ int main(int argc, char **argv)
 			if (mem[i].size == min_size)
 				break;
 		refuse("%s is too small: %s, less than one stripe unit (%s)",
-		       mem[i].name, human(min_size * SECTOR, h1, sizeof(h1)),
-		       human(chunk_b, h2, sizeof(h2)));
+		       mem[i].name, bds_human(min_size * SECTOR, h1, sizeof(h1)),
+		       bds_human(chunk_b, h2, sizeof(h2)));
 	}
 	if (member_len > UINT64_MAX / (u64)nmem)
 		refuse("the volume would exceed 2^64 sectors");

@@ -28,35 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int npass, nfail;
-
-static void check(bool ok, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-static void check(bool ok, const char *fmt, ...)
-{
-	va_list ap;
-
-	printf("%s %d - ", ok ? "ok" : "not ok", npass + nfail + 1);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	printf("\n");
-	if (ok)
-		npass++;
-	else
-		nfail++;
-}
-
-static u64 rng = 0x617373656d626c65ULL;
-
-static u64 rnd(void)
-{
-	u64 z = (rng += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
+#include "tap.h"
 
 #define MAX_FOUND	(3 * BDS_MAX_MEMBERS + 8)
 
@@ -69,21 +41,15 @@ struct scene {
 /* A volume's label as member @pos would carry it. */
 static void make_volume(struct bds_label *l, const char *name, u8 tag)
 {
-	u32 n = 1 + (u32)(rnd() % BDS_MAX_MEMBERS), g, left, i;
+	u32 n = 1 + (u32)(rnd() % BDS_MAX_MEMBERS), g, i;
 
 	if (rnd() % 4 == 0)
 		n = 1 + (u32)(rnd() % 8);
 	memset(l, 0, sizeof(*l));
 	l->nr_members = n;
-	l->nr_groups = 1 + (u32)(rnd() % (n < BDS_MAX_GROUPS ? n : BDS_MAX_GROUPS));
-	left = n - l->nr_groups;
-	for (g = 0; g < l->nr_groups; g++) {
-		u32 extra = g + 1 == l->nr_groups ? left : (u32)(rnd() % (left + 1));
-
-		l->group_size[g] = 1 + extra;
-		left -= extra;
+	l->nr_groups = random_groups(n, l->group_size);
+	for (g = 0; g < l->nr_groups; g++)
 		snprintf(l->controller[g], sizeof(l->controller[g]), "host%u", g);
-	}
 	l->chunk_sectors = 128;
 	l->layout = BDS_LAYOUT_INTERLEAVE;
 	l->generation = 1 + rnd() % 1000;
@@ -352,6 +318,7 @@ static void test_uuid_text(void)
 	      !bds_uuid_parse("", v), "uuid parse refuses malformed text");
 }
 
+
 int main(void)
 {
 	static const char *const what[] = {
@@ -368,12 +335,12 @@ int main(void)
 	};
 	int rounds = 400, i;
 
+	tap_rng = 0x617373656d626c65ULL;
 	for (i = 0; i < rounds; i++)
 		one_round();
 	for (i = 0; i < 10; i++)
 		check(bad[i] == 0, "%s (%d of %d rounds wrong)", what[i], bad[i],
 		      rounds);
 	test_uuid_text();
-	printf("%d passed, %d failed\n", npass, nfail);
-	return nfail ? 1 : 0;
+	return tap_done();
 }

@@ -24,25 +24,7 @@
 #include <unistd.h>
 
 #include "label-golden.h"
-
-static int npass, nfail;
-
-static void check(bool ok, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-static void check(bool ok, const char *fmt, ...)
-{
-	va_list ap;
-
-	printf("%s %d - ", ok ? "ok" : "not ok", npass + nfail + 1);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	printf("\n");
-	if (ok)
-		npass++;
-	else
-		nfail++;
-}
+#include "tap.h"
 
 static char path[4096];
 
@@ -208,6 +190,5 @@ int main(int argc, char **argv)
 	check(bds_dev_open(&dev, "/dev/null", false, why, sizeof(why)) == -ENOTBLK &&
 	      strstr(why, "not a block device"), "a character device: %s", why);
 	unlink(path);
-	printf("%d passed, %d failed\n", npass, nfail);
-	return nfail ? 1 : 0;
+	return tap_done();
 }

@@ -27,38 +27,9 @@
 #include <string.h>
 
 #include "label-golden.h"
+#include "tap.h"
 
 #define U(x) ((unsigned long long)(x))
-
-static int npass, nfail;
-
-static void check(bool ok, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-static void check(bool ok, const char *fmt, ...)
-{
-	va_list ap;
-
-	printf("%s %d - ", ok ? "ok" : "not ok", npass + nfail + 1);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	printf("\n");
-	if (ok)
-		npass++;
-	else
-		nfail++;
-}
-
-static u64 rng = 0x6c6162656c2d7631ULL;
-
-static u64 rnd(void)
-{
-	u64 z = (rng += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
 
 /* Little-endian stores of our own, to mutate a label by offset. */
 static void put32(u8 *b, size_t off, u32 v)
@@ -424,22 +395,16 @@ static void random_label(struct bds_label *l)
 		"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._+-";
 	static const char text_set[] =
 		"abcdefghijklmnopqrstuvwxyz0123456789:._-/ ~!";
-	u32 n, g, i, j, left;
+	u32 n, g, i, j;
 	u64 size;
 	u32 pbs = (rnd() & 1) ? 8 : 1;
 
 	memset(l, 0, sizeof(*l));
 	n = 1 + (u32)(rnd() % BDS_MAX_MEMBERS);
 	l->nr_members = n;
-	l->nr_groups = 1 + (u32)(rnd() % (n < BDS_MAX_GROUPS ? n : BDS_MAX_GROUPS));
-	left = n - l->nr_groups;
-	for (g = 0; g < l->nr_groups; g++) {
-		u32 extra = g + 1 == l->nr_groups ? left : (u32)(rnd() % (left + 1));
-
-		l->group_size[g] = 1 + extra;
-		left -= extra;
+	l->nr_groups = random_groups(n, l->group_size);
+	for (g = 0; g < l->nr_groups; g++)
 		random_text(l->controller[g], BDS_LABEL_CTRL_LEN, text_set);
-	}
 	l->chunk_sectors = 8 * (1 + rnd() % 512);
 	l->layout = (u32)(rnd() & 1);
 	do {
@@ -547,8 +512,10 @@ static void test_places(void)
 	      "data offset, 4 KiB unit, 32 KiB blocks: 2048");
 }
 
+
 int main(int argc, char **argv)
 {
+	tap_rng = 0x6c6162656c2d7631ULL;
 	if (argc != 2 || !load_golden(argv[1])) {
 		fprintf(stderr, "usage: test-label GOLDEN-FILE (%s: not 8192 bytes)\n",
 			argc > 1 ? argv[1] : "none");
@@ -561,6 +528,5 @@ int main(int argc, char **argv)
 	test_round_trip();
 	test_pick();
 	test_places();
-	printf("%d passed, %d failed\n", npass, nfail);
-	return nfail ? 1 : 0;
+	return tap_done();
 }
