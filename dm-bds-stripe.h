@@ -372,11 +372,49 @@ static inline bool bds_parse_u64(const char *s, u64 *out)
 	return true;
 }
 
+/*
+ * A UUID as 8-4-4-4-12 hex digits (either case) into 16 bytes; false if
+ * malformed or all zero (no volume has the zero UUID).
+ */
+static inline bool bds_parse_uuid(const char *s, u8 *uuid)
+{
+	unsigned int i, pos = 0;
+	bool zero = true;
+
+	for (i = 0; i < 16; i++) {
+		int d, k, v = 0;
+
+		if ((i == 4 || i == 6 || i == 8 || i == 10) && s[pos++] != '-')
+			return false;
+		for (k = 0; k < 2; k++, pos++) {
+			char c = s[pos];
+
+			if (c >= '0' && c <= '9')
+				d = c - '0';
+			else if (c >= 'a' && c <= 'f')
+				d = c - 'a' + 10;
+			else if (c >= 'A' && c <= 'F')
+				d = c - 'A' + 10;
+			else
+				return false;
+			v = v << 4 | d;
+		}
+		uuid[i] = (u8)v;
+		if (v)
+			zero = false;
+	}
+	return !s[pos] && !zero;
+}
+
 /* Refusal reasons too long to stand in the parser's lines. */
 #define BDS_MSG_OPT_UNKNOWN \
-	"Unknown optional argument: accepted is 'layout <interleave|sequential>'"
+	"Unknown optional argument: accepted are 'layout <interleave|sequential>' and 'volume <uuid>'"
 #define BDS_MSG_GROUP_SHORT \
 	"Not enough arguments: a group lists fewer members than its #devs says"
+#define BDS_MSG_VOLUME_NOVALUE \
+	"Optional argument 'volume' needs a value: the volume's UUID"
+#define BDS_MSG_VOLUME_BAD \
+	"Invalid volume UUID: expected 8-4-4-4-12 hex digits, not all zero"
 #define BDS_MSG_BAD_OFFSET \
 	"Invalid member offset: not an unsigned decimal number of sectors"
 
@@ -387,6 +425,8 @@ struct bds_args {
 	u32 group_size[BDS_MAX_GROUPS];
 	enum bds_order_mode mode;
 	bool mode_given;
+	bool volume_given;		/* "volume <uuid>": check the labels */
+	u8 volume_uuid[16];
 	unsigned int first_member;	/* argv index of the first member path */
 	unsigned int opt_start;		/* argv index of <#opt_args>, or argc */
 };
@@ -407,6 +447,16 @@ static inline const char *bds_parse_opt_args(struct bds_args *a,
 	if (nr < argc - i - 1)
 		return "Unexpected words after the optional arguments";
 	for (i++; i < argc; i++) {
+		if (!strcasecmp(argv[i], "volume")) {
+			if (a->volume_given)
+				return "Optional argument 'volume' given more than once";
+			if (++i == argc)
+				return BDS_MSG_VOLUME_NOVALUE;
+			if (!bds_parse_uuid(argv[i], a->volume_uuid))
+				return BDS_MSG_VOLUME_BAD;
+			a->volume_given = true;
+			continue;
+		}
 		if (strcasecmp(argv[i], "layout"))
 			return BDS_MSG_OPT_UNKNOWN;
 		if (a->mode_given)

@@ -21,34 +21,9 @@ void bds_uuid_format(const u8 *u, char *out)
 	out[o] = '\0';
 }
 
-static int hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 bool bds_uuid_parse(const char *s, u8 *u)
 {
-	int i, pos = 0;
-
-	for (i = 0; i < BDS_UUID_LEN; i++) {
-		int hi, lo;
-
-		if ((i == 4 || i == 6 || i == 8 || i == 10) && s[pos++] != '-')
-			return false;
-		hi = hexval(s[pos]);
-		lo = hi < 0 ? -1 : hexval(s[pos + 1]);
-		if (lo < 0)
-			return false;
-		u[i] = (u8)(hi << 4 | lo);
-		pos += 2;
-	}
-	return s[pos] == '\0';
+	return bds_parse_uuid(s, u);
 }
 
 static bool same_uuid(const u8 *a, const u8 *b)

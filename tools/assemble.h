@@ -84,7 +84,7 @@ void bds_asm_message(const struct bds_asm_result *r, char *buf, size_t sz);
 
 /* UUID as 8-4-4-4-12 lower-case hex (37 bytes with the NUL). */
 void bds_uuid_format(const u8 *uuid, char *out);
-/* The reverse; accepts upper case too.  Returns false if malformed. */
+/* The reverse (bds_parse_uuid()); false if malformed or all zero. */
 bool bds_uuid_parse(const char *s, u8 *uuid);
 
 #endif /* BDS_ASSEMBLE_H */

@@ -40,6 +40,8 @@ struct model_args {
 	u32 nr_groups;
 	u32 group_size[BDS_MAX_GROUPS];
 	u32 mode;
+	bool volume_given;
+	u8 volume_uuid[16];
 	unsigned int first_member;
 	unsigned int opt_start;
 };
@@ -55,7 +57,10 @@ struct model_args {
 #define E_OPT_NUM	"Invalid number of optional arguments: not an unsigned decimal number"
 #define E_OPT_FEW	"Not enough optional arguments: fewer words than <#opt_args> says"
 #define E_OPT_MANY	"Unexpected words after the optional arguments"
-#define E_OPT_UNKNOWN	"Unknown optional argument: accepted is 'layout <interleave|sequential>'"
+#define E_OPT_UNKNOWN	"Unknown optional argument: accepted are 'layout <interleave|sequential>' and 'volume <uuid>'"
+#define E_VOL_TWICE	"Optional argument 'volume' given more than once"
+#define E_VOL_NOVALUE	"Optional argument 'volume' needs a value: the volume's UUID"
+#define E_VOL_BAD	"Invalid volume UUID: expected 8-4-4-4-12 hex digits, not all zero"
 #define E_OPT_TWICE	"Optional argument 'layout' given more than once"
 #define E_OPT_NOVALUE	"Optional argument 'layout' needs a value: interleave or sequential"
 #define E_OPT_BADVALUE	"Invalid layout: accepted values are interleave and sequential"
@@ -72,6 +77,43 @@ static bool word_is(const char *w, const char *lower)
 			return false;
 	}
 	return !*w && !*lower;
+}
+
+/* A hex digit's value, or -1. */
+static int hex_digit(char c)
+{
+	static const char digits[] = "0123456789abcdef";
+	const char *p;
+
+	if (c >= 'A' && c <= 'F')
+		c = (char)(c - 'A' + 'a');
+	p = c ? strchr(digits, c) : NULL;
+	return p ? (int)(p - digits) : -1;
+}
+
+/* The documentation's UUID: 36 characters, dashes at 8, 13, 18, 23. */
+static bool model_uuid(const char *w, u8 *out)
+{
+	unsigned int i, n = 0, nonzero = 0;
+
+	if (strlen(w) != 36)
+		return false;
+	for (i = 0; i < 36; i++) {
+		if (i == 8 || i == 13 || i == 18 || i == 23) {
+			if (w[i] != '-')
+				return false;
+			continue;
+		}
+		if (hex_digit(w[i]) < 0)
+			return false;
+		if (n % 2 == 0)
+			out[n / 2] = (u8)(hex_digit(w[i]) << 4);
+		else
+			out[n / 2] |= (u8)hex_digit(w[i]);
+		nonzero |= (unsigned int)hex_digit(w[i]);
+		n++;
+	}
+	return nonzero != 0;
 }
 
 /*
@@ -142,6 +184,16 @@ static const char *model_parse(struct model_args *a, unsigned int argc,
 		for (o = 0; o < nopt; o++) {
 			const char *w = argv[i + 1 + o];
 
+			if (word_is(w, "volume")) {
+				if (a->volume_given)
+					return E_VOL_TWICE;
+				if (++o == nopt)
+					return E_VOL_NOVALUE;
+				if (!model_uuid(argv[i + 1 + o], a->volume_uuid))
+					return E_VOL_BAD;
+				a->volume_given = true;
+				continue;
+			}
 			if (!word_is(w, "layout"))
 				return E_OPT_UNKNOWN;
 			if (given)
@@ -236,6 +288,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	FUZZ_CHECK(kargs.chunk == margs.chunk &&
 		   kargs.nr_groups == margs.nr_groups &&
 		   (u32)kargs.mode == margs.mode &&
+		   kargs.volume_given == margs.volume_given &&
+		   (!kargs.volume_given ||
+		    !memcmp(kargs.volume_uuid, margs.volume_uuid, 16)) &&
 		   kargs.first_member == margs.first_member &&
 		   kargs.opt_start == margs.opt_start,
 		   "parsers disagree on an accepted table");

@@ -20,6 +20,11 @@
  *   parse_refusals        tables the parser must refuse, and why
  *   parse_accepts         tables it must accept, and what it finds
  *   geometry_refusals     geometries bds_layout_init() must refuse
+ *   label_golden          the golden label of tests/unit/label-golden.h,
+ *                         encoded by the kernel's build of dm-bds-label.h:
+ *                         the crc the userspace golden vector pins
+ *                         (0x4a8b05a8), decoded back to the same label, a
+ *                         flipped bit refused
  */
 #include <kunit/test.h>
 #include <linux/module.h>
@@ -27,6 +32,8 @@
 #include <linux/string.h>
 
 #include "../../dm-bds-stripe.h"
+#include "../../dm-bds-label.h"
+#include "../unit/label-golden.h"
 
 struct bds_kgeom {
 	u32 chunk;
@@ -416,6 +423,12 @@ static const struct {
 	  "Invalid layout: accepted values are interleave and sequential" },
 	{ "128 1 1 /dev/a 0 4 layout sequential layout interleave",
 	  "Optional argument 'layout' given more than once" },
+	{ "128 1 1 /dev/a 0 1 volume", BDS_MSG_VOLUME_NOVALUE },
+	{ "128 1 1 /dev/a 0 2 volume 10111213-1415-4617-9819-1a1b1c1d1e1", BDS_MSG_VOLUME_BAD },
+	{ "128 1 1 /dev/a 0 2 volume 10111213x1415-4617-9819-1a1b1c1d1e1f", BDS_MSG_VOLUME_BAD },
+	{ "128 1 1 /dev/a 0 2 volume 00000000-0000-0000-0000-000000000000", BDS_MSG_VOLUME_BAD },
+	{ "128 1 1 /dev/a 0 4 volume 10111213-1415-4617-9819-1a1b1c1d1e1f volume 10111213-1415-4617-9819-1a1b1c1d1e1f",
+	  "Optional argument 'volume' given more than once" },
 };
 
 static void bds_test_parse_refusals(struct kunit *test)
@@ -460,11 +473,50 @@ static void bds_test_parse_accepts(struct kunit *test)
 	KUNIT_ASSERT_NULL(test, bds_kparse(test, "8 1 1 /dev/a 0 0", &a));
 	KUNIT_EXPECT_FALSE(test, a.mode_given);
 
+	/* "volume <uuid>": the UUID's bytes in order, either case. */
+	KUNIT_ASSERT_NULL(test, bds_kparse(test,
+		"8 1 1 /dev/a 2048 4 volume 10111213-1415-4617-9819-1A1B1C1D1E1F layout sequential",
+		&a));
+	KUNIT_EXPECT_TRUE(test, a.volume_given);
+	KUNIT_EXPECT_EQ(test, a.volume_uuid[0], 0x10);
+	KUNIT_EXPECT_EQ(test, a.volume_uuid[6], 0x46);
+	KUNIT_EXPECT_EQ(test, a.volume_uuid[15], 0x1f);
+	KUNIT_EXPECT_EQ(test, a.mode, BDS_LAYOUT_SEQUENTIAL);
+	KUNIT_ASSERT_NULL(test, bds_kparse(test, two, &a));
+	KUNIT_EXPECT_FALSE(test, a.volume_given);
+
 	/* The parser leaves the geometry to bds_layout_init(). */
 	KUNIT_ASSERT_NULL(test, bds_kparse(test, "12 1 1 /dev/a 0", &a));
 	KUNIT_EXPECT_EQ(test, a.chunk, 12ULL);
 	KUNIT_ASSERT_NULL(test, bds_kparse(test, big, &a));
 	KUNIT_EXPECT_EQ(test, a.chunk, ~0ULL);
+}
+
+static void bds_test_label_golden(struct kunit *test)
+{
+	struct bds_label *l, *d;
+	u8 *buf;
+
+	l = kunit_kzalloc(test, sizeof(*l), GFP_KERNEL);
+	d = kunit_kzalloc(test, sizeof(*d), GFP_KERNEL);
+	buf = kunit_kzalloc(test, BDS_LABEL_SIZE, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, l);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, d);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, buf);
+
+	KUNIT_EXPECT_EQ(test, bds_crc32c("123456789", 9), 0xe3069283U);
+	golden_label(l);
+	bds_label_encode(l, buf);
+	KUNIT_EXPECT_EQ(test, buf[16] | buf[17] << 8 | buf[18] << 16 |
+			(u32)buf[19] << 24, 0x4a8b05a8U);
+	KUNIT_ASSERT_EQ(test, bds_label_read(buf, BDS_LABEL_SIZE, 8, d),
+			BDS_LABEL_OK);
+	KUNIT_EXPECT_EQ(test, memcmp(l, d, sizeof(*l)), 0);
+	KUNIT_EXPECT_EQ(test, bds_label_read(buf, BDS_LABEL_SIZE, 4194288, d),
+			BDS_LABEL_ERR_PLACE);
+	buf[300] ^= 1;
+	KUNIT_EXPECT_EQ(test, bds_label_decode(buf, BDS_LABEL_SIZE, d),
+			BDS_LABEL_ERR_CRC);
 }
 
 static void bds_test_geometry_refusals(struct kunit *test)
@@ -512,6 +564,7 @@ static struct kunit_case bds_layout_cases[] = {
 	KUNIT_CASE(bds_test_parse_refusals),
 	KUNIT_CASE(bds_test_parse_accepts),
 	KUNIT_CASE(bds_test_geometry_refusals),
+	KUNIT_CASE(bds_test_label_golden),
 	{}
 };
 
