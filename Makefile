@@ -37,7 +37,7 @@ KERNELS ?= 6.1 6.12 7.2
 BDS_CACHE ?= $(HOME)/.cache/bds-stripe
 export BDS_CACHE KERNELS
 
-SRC := dm-bds-stripe.c dm-bds-stripe.h
+SRC := dm-bds-stripe.c dm-bds-stripe.h dm-bds-label.h
 
 all: module
 
@@ -143,7 +143,10 @@ check-debug: setup
 #   end_io: fail-make-request-member-fails-cleanly (member errors, the
 #     health string, dm events);
 #   status, IMA: status-of-128-members-is-whole;
-#   suspend, resume and reload under I/O: live-suspend-reload-keeps-data.
+#   suspend, resume and reload under I/O: live-suspend-reload-keeps-data;
+#   the label check of "volume <uuid>" (reading both copies of every
+#     member, each refusal): labelled-tables-refuse-misplaced-members
+#     (failslab-while-creating-tables-is-clean sweeps its allocations).
 # The others (fio/XFS data checks, geometry, random tables, the rest of
 # the failure tests) run on the stock kernels in vm-check, and on the
 # debug kernel in make check-debug.
@@ -152,7 +155,7 @@ DEBUG_CI_TESTS ?= module-registers-and-unloads refused-tables-have-specific-erro
 	big-bios-split-into-whole-units-keep-data polled-io-goes-unit-by-unit-and-completes \
 	discard-write-zeroes-flush-reach-members memory-pressure-keeps-io-moving \
 	fail-make-request-member-fails-cleanly status-of-128-members-is-whole \
-	live-suspend-reload-keeps-data
+	live-suspend-reload-keeps-data labelled-tables-refuse-misplaced-members
 
 # Starts the debug kernel's build (about 21 minutes of CPU, nothing once
 # cached) in the background at nice 19, so that it takes the CPU time the
@@ -210,7 +213,7 @@ DKMS ?= dkms
 DKMS_NAME := bds-stripe
 DKMS_VERSION := $(shell sed -n 's/.*\.version = { *\([0-9]*\), *\([0-9]*\), *\([0-9]*\) *}.*/\1.\2.\3/p' dm-bds-stripe.c)
 DKMS_SRCTREE ?= /usr/src
-DKMS_FILES := dm-bds-stripe.c dm-bds-stripe.h Kbuild Makefile dkms.conf
+DKMS_FILES := dm-bds-stripe.c dm-bds-stripe.h dm-bds-label.h Kbuild Makefile dkms.conf
 # Extra dkms options (e.g. -k <kver> --kernelsourcedir <dir>, --dkmstree).
 DKMS_FLAGS ?=
 

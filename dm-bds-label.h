@@ -193,18 +193,11 @@ static inline const char *bds_label_error(enum bds_label_err err)
 /*
  * CRC-32C (Castagnoli, reflected polynomial 0x82f63b78), initial value
  * and final xor all ones: "123456789" gives 0xe3069283.  bds_crc32c_raw()
- * runs without the initial and final inversion, as the kernel's crc32c()
- * does, so that a label's crc can be taken in pieces.  The kernel has
- * its own; userspace has a byte table (tests/unit checks it against the
- * bitwise definition).
+ * runs without the initial and final inversion, so that a label's crc
+ * can be taken in pieces.  A byte table of its own, in the kernel too
+ * (see the compat notes of dm-bds-stripe.c); tests/unit checks it
+ * against the bitwise definition.
  */
-#ifdef __KERNEL__
-#include <linux/crc32c.h>
-static inline u32 bds_crc32c_raw(u32 crc, const void *data, size_t len)
-{
-	return crc32c(crc, data, len);
-}
-#else
 static const u32 bds_crc32c_table[256] = {
 	0x00000000, 0xf26b8303, 0xe13b70f7, 0x1350f3f4,
 	0xc79a971f, 0x35f1141c, 0x26a1e7e8, 0xd4ca64eb,
@@ -280,7 +273,6 @@ static inline u32 bds_crc32c_raw(u32 crc, const void *data, size_t len)
 		crc = (crc >> 8) ^ bds_crc32c_table[(crc ^ *p++) & 0xff];
 	return crc;
 }
-#endif
 
 static inline u32 bds_crc32c(const void *data, size_t len)
 {

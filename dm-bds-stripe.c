@@ -7,8 +7,9 @@
  * Table: <chunk_sectors> <#groups> <group>... [<#opt_args> <opt_arg>...]
  *        <group> = <#devs> (<dev_path> <offset>)...
  *
- * The layout arithmetic lives in dm-bds-stripe.h, shared with the tools
- * and the userspace tests; this file is the kernel glue.
+ * The layout arithmetic lives in dm-bds-stripe.h and the member label in
+ * dm-bds-label.h, both shared with the tools and the userspace tests;
+ * this file is the kernel glue.
  */
 #include <linux/blkdev.h>
 #include <linux/device-mapper.h>
@@ -18,6 +19,7 @@
 #include <linux/workqueue.h>
 
 #include "dm-bds-stripe.h"
+#include "dm-bds-label.h"
 
 #define DM_MSG_PREFIX "bds-stripe"
 
@@ -38,6 +40,11 @@
  * a table whose targets only pass them on, as this one does:
  *   BDS_HAVE_FLUSH_BYPASSES_MAP: "dm: optimize flushes" (after 6.1,
  *     present in 6.12).
+ * The labels' CRC-32C is dm-bds-label.h's own table code on every
+ * kernel: the kernel's crc32c() comes from the libcrc32c module on 6.1
+ * and 6.12 (<linux/crc32c.h>) and from the crc32 library on 7.2
+ * (<linux/crc32.h>), a dependency that differs per kernel for a few
+ * checksums per table load.
  */
 static inline void bds_set_flush_bypass(struct dm_target *ti)
 {
@@ -75,6 +82,8 @@ struct bds_ctx {
 	struct dm_target *ti;
 	struct bds_layout layout;
 	sector_t member_len;
+	bool volume_given;		/* "volume <uuid>": labels checked */
+	u8 volume_uuid[BDS_UUID_LEN];
 	struct bds_group_stats __percpu *stats;
 	struct work_struct trigger_event;
 	struct bio_set pieces;
@@ -163,6 +172,191 @@ static int bds_get_member(struct bds_ctx *sc, unsigned int m, char **words)
 	return 0;
 }
 
+/* Scratch space of the label check: too large for the stack. */
+struct bds_label_check {
+	struct bds_label copy[2];	/* primary, backup of one member */
+	u64 generation;			/* member 0's */
+	u8 uuid[BDS_MAX_MEMBERS][BDS_UUID_LEN];	/* member 0's member table */
+};
+
+/* Read one label copy of @bdev at @sector into @page (two pages). */
+static int bds_read_copy(struct block_device *bdev, struct page *page,
+			 u64 sector)
+{
+	struct bio *bio = bio_alloc(bdev, 1, REQ_OP_READ | REQ_SYNC,
+				    GFP_KERNEL);
+	int r;
+
+	bio->bi_iter.bi_sector = sector;
+	if (bio_add_page(bio, page, BDS_LABEL_SIZE, 0) != BDS_LABEL_SIZE) {
+		bio_put(bio);
+		return -EIO;
+	}
+	r = submit_bio_wait(bio);
+	bio_put(bio);
+	return r;
+}
+
+/*
+ * The label copy of member @m that counts, as userspace picks it: the
+ * primary at sector 8, the backup where a valid primary says or else at
+ * the member's end, the newer of two valid ones.  NULL with ti->error set
+ * when there is none.
+ */
+static const struct bds_label *bds_member_label(struct bds_ctx *sc,
+						unsigned int m,
+						struct page *page,
+						struct bds_label_check *lc,
+						int *r)
+{
+	struct dm_target *ti = sc->ti;
+	struct bds_member *mb = &sc->members[m];
+	struct block_device *bdev = mb->dev->bdev;
+	enum bds_label_err err[2] = { BDS_LABEL_ERR_SHORT, BDS_LABEL_ERR_SHORT };
+	u64 size = bdev_nr_sectors(bdev), backup;
+	int pick;
+
+	*r = -EINVAL;
+	if (bdev_logical_block_size(bdev) > 4096) {
+		DMERR("member %u (%s): logical block size %u", m, mb->dev->name,
+		      bdev_logical_block_size(bdev));
+		ti->error = "Member's logical blocks exceed 4 KiB: it cannot carry a label";
+		return NULL;
+	}
+	if (size >= BDS_LABEL_MIN_MEMBER) {
+		*r = bds_read_copy(bdev, page, BDS_LABEL_PRIMARY);
+		if (!*r)
+			err[0] = bds_label_read(page_address(page),
+						BDS_LABEL_SIZE,
+						BDS_LABEL_PRIMARY, &lc->copy[0]);
+		backup = err[0] ? bds_label_backup_sector(size) :
+			 lc->copy[0].backup_sector;
+		if (!*r && backup <= size - BDS_LABEL_SECTORS) {
+			*r = bds_read_copy(bdev, page, backup);
+			if (!*r)
+				err[1] = bds_label_read(page_address(page),
+							BDS_LABEL_SIZE, backup,
+							&lc->copy[1]);
+		}
+		if (*r) {
+			DMERR("member %u (%s): label read error %d", m,
+			      mb->dev->name, *r);
+			ti->error = "Member's label could not be read";
+			return NULL;
+		}
+	}
+	*r = -EINVAL;
+	pick = bds_label_pick(err[0], &lc->copy[0], err[1], &lc->copy[1]);
+	if (pick == BDS_LABEL_PICK_CONFLICT) {
+		DMERR("member %u (%s): its label copies name different volumes or members",
+		      m, mb->dev->name);
+		ti->error = "Member's two label copies conflict";
+		return NULL;
+	}
+	if (pick < 0) {
+		DMERR("member %u (%s): no valid label: primary: %s; backup: %s",
+		      m, mb->dev->name, bds_label_error(err[0]),
+		      bds_label_error(err[1]));
+		ti->error = "Member has no valid bds-stripe label";
+		return NULL;
+	}
+	*r = 0;
+	return &lc->copy[pick];
+}
+
+/* Does label @l describe the geometry the table gives? */
+static bool bds_label_geometry_is(const struct bds_label *l,
+				  const struct bds_layout *layout)
+{
+	u32 g;
+
+	if (l->nr_members != layout->nr_members ||
+	    l->nr_groups != layout->nr_groups ||
+	    l->chunk_sectors != layout->chunk || l->layout != layout->mode)
+		return false;
+	for (g = 0; g < l->nr_groups; g++)
+		if (l->group_size[g] != layout->group_size[g])
+			return false;
+	return true;
+}
+
+/* Check label @l of member @m against the table (and member 0's label). */
+static int bds_check_label(struct bds_ctx *sc, unsigned int m,
+			   const struct bds_label *l,
+			   struct bds_label_check *lc)
+{
+	struct bds_member *mb = &sc->members[m];
+	const char *why = NULL;
+
+	if (memcmp(l->volume_uuid, sc->volume_uuid, BDS_UUID_LEN)) {
+		DMERR("member %u (%s): label of volume %pUb (%s), the table names %pUb",
+		      m, mb->dev->name, l->volume_uuid, l->name,
+		      sc->volume_uuid);
+		why = "Member's label is of another volume";
+	} else if (l->member_index != m) {
+		DMERR("member %u (%s): its label gives it position %u",
+		      m, mb->dev->name, l->member_index);
+		why = "Member is not at the position its label gives it";
+	} else if (!bds_label_geometry_is(l, &sc->layout)) {
+		DMERR("member %u (%s): label geometry %llu sectors, %u groups, %u members",
+		      m, mb->dev->name, l->chunk_sectors, l->nr_groups,
+		      l->nr_members);
+		why = "Member's label geometry differs from the table";
+	} else if (l->data_offset != mb->offset) {
+		DMERR("member %u (%s): offset %llu, label's data offset %llu",
+		      m, mb->dev->name, (u64)mb->offset, l->data_offset);
+		why = "Member offset is not its label's data offset";
+	} else if (l->data_sectors != sc->member_len) {
+		DMERR("member %u (%s): %llu sectors per member, label says %llu",
+		      m, mb->dev->name, (u64)sc->member_len, l->data_sectors);
+		why = "Target length is not the length its labels give the volume";
+	} else if (m && (l->generation != lc->generation ||
+			 memcmp(l->uuid, lc->uuid, sizeof(lc->uuid)))) {
+		DMERR("member %u (%s): label generation %llu, member 0's %llu",
+		      m, mb->dev->name, l->generation, lc->generation);
+		why = "Member's label disagrees with member 0's (generation or member table)";
+	}
+	if (why) {
+		sc->ti->error = (char *)why;
+		return -EINVAL;
+	}
+	if (!m) {
+		lc->generation = l->generation;
+		memcpy(lc->uuid, l->uuid, sizeof(lc->uuid));
+	}
+	return 0;
+}
+
+/* "volume <uuid>": every member's label must agree with the table. */
+static int bds_check_labels(struct bds_ctx *sc)
+{
+	struct bds_label_check *lc;
+	const struct bds_label *l;
+	struct page *page;
+	unsigned int m;
+	int r = -ENOMEM;
+
+	lc = kvmalloc(sizeof(*lc), GFP_KERNEL);
+	page = alloc_pages(GFP_KERNEL, get_order(BDS_LABEL_SIZE));
+	if (!lc || !page) {
+		sc->ti->error = "Cannot allocate label buffers";
+		goto out;
+	}
+	for (m = 0; m < sc->layout.nr_members; m++) {
+		l = bds_member_label(sc, m, page, lc, &r);
+		if (!l)
+			break;
+		r = bds_check_label(sc, m, l, lc);
+		if (r)
+			break;
+	}
+out:
+	if (page)
+		__free_pages(page, get_order(BDS_LABEL_SIZE));
+	kvfree(lc);
+	return r;
+}
+
 static void bds_put_members(struct bds_ctx *sc, unsigned int count)
 {
 	while (count--)
@@ -201,6 +395,8 @@ static int bds_ctr(struct dm_target *ti, unsigned int argc, char **argv)
 	sc->ti = ti;
 	sc->layout = layout;
 	sc->member_len = member_len;
+	sc->volume_given = args.volume_given;
+	memcpy(sc->volume_uuid, args.volume_uuid, BDS_UUID_LEN);
 	INIT_WORK(&sc->trigger_event, bds_trigger_event);
 
 	sc->stats = __alloc_percpu(sizeof(*sc->stats) * layout.nr_groups,
@@ -222,6 +418,12 @@ static int bds_ctr(struct dm_target *ti, unsigned int argc, char **argv)
 				goto bad_members;
 			}
 		}
+	}
+
+	if (sc->volume_given) {
+		r = bds_check_labels(sc);
+		if (r)
+			goto bad_members;
 	}
 
 	r = bioset_init(&sc->pieces, BIO_POOL_SIZE,
@@ -623,8 +825,13 @@ static void bds_status(struct dm_target *ti, status_type_t type,
 				DMEMIT(" %s %llu", sc->members[m].dev->name,
 				       (u64)sc->members[m].offset);
 		}
+		if (l->mode != BDS_LAYOUT_INTERLEAVE || sc->volume_given)
+			DMEMIT(" %u", (l->mode != BDS_LAYOUT_INTERLEAVE ? 2 : 0) +
+			       (sc->volume_given ? 2 : 0));
 		if (l->mode != BDS_LAYOUT_INTERLEAVE)
-			DMEMIT(" 2 layout %s", bds_layout_word(l));
+			DMEMIT(" layout %s", bds_layout_word(l));
+		if (sc->volume_given)
+			DMEMIT(" volume %pUb", sc->volume_uuid);
 		break;
 
 	case STATUSTYPE_IMA:
@@ -651,6 +858,8 @@ static void bds_status(struct dm_target *ti, status_type_t type,
 		for (m = 0; m < l->nr_members; m++)
 			DMEMIT("%c", atomic_read(&sc->members[m].errors) ?
 			       'D' : 'A');
+		if (sc->volume_given)
+			DMEMIT(",volume_uuid=%pUb", sc->volume_uuid);
 		DMEMIT(";");
 		break;
 	}
@@ -682,7 +891,7 @@ static void bds_io_hints(struct dm_target *ti, struct queue_limits *limits)
 
 static struct target_type bds_target = {
 	.name = "bds-stripe",
-	.version = { 1, 1, 0 },
+	.version = { 1, 2, 0 },
 	.features = DM_TARGET_PASSES_INTEGRITY | DM_TARGET_NOWAIT,
 	.module = THIS_MODULE,
 	.ctr = bds_ctr,

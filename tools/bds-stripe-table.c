@@ -1630,7 +1630,7 @@ static void parse_options(int argc, char **argv)
 			exit(0);
 		case 'V':
 			printf(TOOL_NAME " " TOOL_VERSION
-			       " (for the bds-stripe target 1.1.0)\n");
+			       " (for the bds-stripe target 1.2.0)\n");
 			exit(0);
 		case OPT_SORT:
 			opt.sort = true;

@@ -6,14 +6,17 @@
  * this label as version 1 writes it (the primary copy), made once and
  * checked by hand against Documentation/bds-stripe-label.rst; the unit
  * tests decode that file and encode this description back to it byte for
- * byte, and the documentation's hex example is that file.
+ * byte, the KUnit suite encodes it in the kernel to the same crc, and the
+ * documentation's hex example is that file.
  */
 #ifndef BDS_LABEL_GOLDEN_H
 #define BDS_LABEL_GOLDEN_H
 
+#ifndef __KERNEL__
 #include <string.h>
+#endif
 
-#include "dm-bds-label.h"
+#include "../../dm-bds-label.h"
 
 #define GOLDEN_MEMBER_SECTORS	4194304ULL	/* 2 GiB */
 
