@@ -10,8 +10,12 @@
 # /proc/self/fail-nth is absent.  failslab is set to verbose 0 and
 # ignore-gfp-wait N (so GFP_KERNEL allocations can fail too).
 #
-# Table: 64 KiB unit over 4 disks in two groups, "2 layout sequential".
-# 1. Every allocation of the constructor in turn: `bds-dmload --sweep`
+# Tables: 64 KiB unit over 4 disks in two groups, "2 layout sequential";
+# and the same disks labelled as one volume (bds-mklabels) with "4 layout
+# sequential volume <uuid>", whose constructor also reads and checks the
+# labels (its label buffers are allocations of their own).
+# 1. Every allocation of the constructor in turn, for each table:
+#    `bds-dmload --sweep`
 #    (tests/vm/bin/bds-dmload.c) does what `dmsetup create` does
 #    (DM_DEV_CREATE, DM_TABLE_LOAD, resume) with /proc/thread-self/fail-nth
 #    armed to N for the table load (the target's constructor and dm's
@@ -42,10 +46,10 @@
 # KASAN, lockdep, BUG or WARNING report still fails the test.
 #
 # topology: size=256M backing=file ctl=2 ctl=2
-# timeout: 420
+# timeout: 720
 # memory: 1536
 # kernels: debug
-# exec: bds-dmload
+# exec: bds-dmload bds-mklabels
 # allowed-trace: kmem_cache_create(_usercopy)?[(]bio-[0-9]+[)] failed with error -[0-9]+
 
 # shellcheck disable=SC1091
@@ -102,27 +106,37 @@ echo -1 >$FS/times
 # One bds-dmload process walks N = 1, 2, ... and checks each step itself:
 # forking the checks per step from the shell took about 30 s a step on the
 # debug kernel.
-dmesg -c >/dev/null
+# sweep TABLE: part 1 for one table; adds the sites reached to FAULTS1.
+FAULTS1=0
+sweep() {
+	dmesg -c >/dev/null
+	# shellcheck disable=SC2086 # one word per disk
+	timeout -s KILL 1500 bds-dmload --sweep $VOL "$1" $MAXN $DISKNAMES >/tmp/fs.out
+	rc=$?
+	[ "$rc" = 137 ] && fail "bds-dmload --sweep hung"
+	grep '^problem:' /tmp/fs.out | sed -n 1,20p
+	summary=$(grep '^sweep:' /tmp/fs.out)
+	log "$summary (exit $rc)"
+	sites=$(echo "$summary" | sed -n 's/.* sites=\([0-9]*\).*/\1/p')
+	log "fail-nth: outcomes (step errno) over $sites allocation sites:"
+	sed -n 's/^n=[0-9]* step=\([a-z]*\) errno=\([0-9]*\) .*/\1 \2/p' /tmp/fs.out | sort | uniq -c
+	log "refusal messages logged:"
+	dmesg | grep -o 'bds-stripe: .*' | sed 's/([^)]*)$//' | sort | uniq -c
+	expect_eq "$(grep -c '^problem:' /tmp/fs.out)" 0 "fail-nth steps with a problem"
+	check "the sweep ended by itself (within $MAXN steps)" [ -n "$summary" ]
+	expect_eq "$(grep '^n=' /tmp/fs.out | tail -n 1 | cut -d' ' -f2)" "step=done" \
+		"the create succeeded once nothing failed"
+	expect_eq "$rc" 0 "bds-dmload --sweep exit status"
+	check "allocation sites were reached ($sites)" [ "${sites:-0}" -gt 0 ]
+	check "no kernel problem logged" sh -c "! dmesg | grep -Eq '$KBAD'"
+	FAULTS1=$((FAULTS1 + ${sites:-0}))
+}
+sweep "$TABLE"
 # shellcheck disable=SC2086 # one word per disk
-timeout -s KILL 1500 bds-dmload --sweep $VOL "$TABLE" $MAXN $DISKNAMES >/tmp/fs.out
-rc=$?
-[ "$rc" = 137 ] && fail "bds-dmload --sweep hung"
-grep '^problem:' /tmp/fs.out | sed -n 1,20p
-summary=$(grep '^sweep:' /tmp/fs.out)
-log "$summary (exit $rc)"
-sites=$(echo "$summary" | sed -n 's/.* sites=\([0-9]*\).*/\1/p')
-log "fail-nth: outcomes (step errno) over $sites allocation sites:"
-sed -n 's/^n=[0-9]* step=\([a-z]*\) errno=\([0-9]*\) .*/\1 \2/p' /tmp/fs.out | sort | uniq -c
-log "refusal messages logged:"
-dmesg | grep -o 'bds-stripe: .*' | sed 's/([^)]*)$//' | sort | uniq -c
-expect_eq "$(grep -c '^problem:' /tmp/fs.out)" 0 "fail-nth steps with a problem"
-check "the sweep ended by itself (within $MAXN steps)" [ -n "$summary" ]
-expect_eq "$(grep '^n=' /tmp/fs.out | tail -n 1 | cut -d' ' -f2)" "step=done" \
-	"the create succeeded once nothing failed"
-expect_eq "$rc" 0 "bds-dmload --sweep exit status"
-check "allocation sites were reached ($sites)" [ "${sites:-0}" -gt 0 ]
-check "no kernel problem logged" sh -c "! dmesg | grep -Eq '$KBAD'"
-FAULTS1=$sites
+LTABLE=$(bds-mklabels 10111213-1415-4617-9819-1a1b1c1d1e1f 128 sequential 2,2 $DISKS) ||
+	fail "bds-mklabels failed"
+log "labelled table: $LTABLE"
+sweep "$LTABLE"
 
 # --- 2. dmsetup create, task-filter, space stepping ------------------------------------
 echo Y >$FS/task-filter

@@ -5,7 +5,8 @@
 # reason from the doc's Errors table, and a refusal leaves nothing behind.
 # For each of a corpus of refused tables (bad numbers, counts that disagree
 # with the words, bad optional words, chunk/width/group/member limits,
-# lengths, too-small, duplicate and missing members):
+# lengths, too-small, duplicate and missing members, "volume" words, and
+# "volume" over members without a label):
 #  - `dmsetup create` fails and leaves no dm device;
 #  - the kernel log holds exactly one "table: <dev>: bds-stripe: <reason>"
 #    line, with exactly the expected reason (for member errors, preceded by
@@ -249,7 +250,7 @@ refuse "1 layout" "Optional argument 'layout' needs a value: interleave or seque
 	"0 $L2 $B 128 1 $G2 1 layout"
 refuse "2 layout diagonal" "Invalid layout: accepted values are interleave and sequential" \
 	"0 $L2 $B 128 1 $G2 2 layout diagonal"
-R="Unknown optional argument: accepted is 'layout <interleave|sequential>'"
+R="Unknown optional argument: accepted are 'layout <interleave|sequential>' and 'volume <uuid>'"
 refuse "2 foo bar" "$R" "0 $L2 $B 128 1 $G2 2 foo bar"
 refuse "2 sequential layout" "$R" "0 $L2 $B 128 1 $G2 2 sequential layout"
 R="Optional argument 'layout' given more than once"
@@ -257,6 +258,20 @@ refuse "layout sequential, layout interleave" "$R" \
 	"0 $L2 $B 128 1 $G2 4 layout sequential layout interleave"
 refuse "layout given twice, same value" "$R" \
 	"0 $L2 $B 128 1 $G2 4 layout sequential LAYOUT sequential"
+
+U=10111213-1415-4617-9819-1a1b1c1d1e1f
+refuse "1 volume" "Optional argument 'volume' needs a value: the volume's UUID" \
+	"0 $L2 $B 128 1 $G2 1 volume"
+R="Invalid volume UUID: expected 8-4-4-4-12 hex digits, not all zero"
+refuse "volume UUID one digit short" "$R" "0 $L2 $B 128 1 $G2 2 volume ${U%?}"
+refuse "volume UUID without dashes" "$R" "0 $L2 $B 128 1 $G2 2 volume 101112131415461798191a1b1c1d1e1f"
+refuse "volume UUID all zero" "$R" "0 $L2 $B 128 1 $G2 2 volume 00000000-0000-0000-0000-000000000000"
+refuse "volume given twice" "Optional argument 'volume' given more than once" \
+	"0 $L2 $B 128 1 $G2 4 volume $U VOLUME $U"
+# The members carry no label: the check reads them and refuses at member 0.
+refuse "volume over unlabelled members" "Member has no valid bds-stripe label" \
+	"0 $L2 $B 128 1 $G2 2 volume $U" \
+	"member 0 ($mm0): no valid label: primary: no bds-stripe label (magic); backup: no bds-stripe label (magic)"
 
 # --- chunk values ------------------------------------------------------------------------------------
 refuse "chunk 0" "Invalid chunk size: must be greater than 0" "0 $L2 $B 0 1 $G2"

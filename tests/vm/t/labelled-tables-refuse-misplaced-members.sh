@@ -1,0 +1,132 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# With "volume <uuid>" the target reads every member's label at table load
+# and refuses a table that would misplace data, so that a stale or
+# hand-written table cannot scramble a labelled volume.  Three disks on two
+# controllers get the labels of one volume (bds-mklabels: groups 2+1, 64
+# KiB unit, data from sector 2048).  Then:
+#  - the table the labels describe loads; "dmsetup table" gives back
+#    "... 2 volume <uuid>"; a stripe unit written at volume sector 0 is on
+#    member 0 at sector 2048 and unit 1 on member 1 (the order 0,1,2);
+#  - each of these is refused with its own reason, after a kernel line that
+#    names the member, and leaves no dm device and no holder:
+#      two members swapped; a data offset of 0; another volume's UUID; a
+#      chunk of 256 (length kept whole stripes); one stripe less; a member
+#      labelled for another volume; a member without a label; a member
+#      whose two copies are of different volumes; a member one generation
+#      ahead of member 0;
+#  - a member whose primary copy is destroyed still loads (the backup
+#    copy counts);
+#  - without "volume", the swapped table loads as before (no label read).
+# The module then unloads with nothing held.
+#
+# topology: ctl=2 ctl=1
+# timeout: 300
+# exec: bds-mklabels
+
+# shellcheck disable=SC1091
+. /bds/guest-lib.sh
+
+command -v bds-mklabels >/dev/null || fail "bds-mklabels not in the guest (# exec: header)"
+bds_load_module
+# shellcheck disable=SC2046 # one word per member
+set -- $(bds_all_members)
+[ $# -eq 3 ] || fail "need 2 + 1 disks, have: $*"
+A=$1 B=$2 C=$3
+U=10111213-1415-4617-9819-1a1b1c1d1e1f
+OTHER=99999999-1415-4617-9819-1a1b1c1d1e1f
+VOL=lv
+
+T=$(bds-mklabels "$U" 128 interleave 2,1 "$A" "$B" "$C") || fail "bds-mklabels failed"
+log "labelled table: $T"
+LEN=$(echo "$T" | cut -d' ' -f2)
+# table_with WORD...: the labelled table's words with the member words and
+# the UUID given: FIELD=VALUE pairs are sed substitutions on the table.
+swap_ab=$(echo "$T" | sed "s|$A 2048 $B 2048|$B 2048 $A 2048|")
+
+# refused DESC REASON TABLE: dmsetup create fails, the kernel gives REASON
+# as the bds-stripe error after a line naming the member, nothing is left.
+refused() {
+	bds_mark "$1"
+	if echo "$3" | dmsetup create $VOL 2>/dev/null; then
+		check "$1: refused" false
+		bds_dm_remove $VOL
+		return
+	fi
+	bds_dmesg_since "$1" >/tmp/k.log
+	check "$1: refused with '$2'" grep -qF "bds-stripe: $2" /tmp/k.log
+	check "$1: the kernel names the member" grep -qE 'bds-stripe: member [0-9]+ \(' /tmp/k.log
+	check "$1: no device left" sh -c "! dmsetup info $VOL >/dev/null 2>&1"
+	expect_eq "$(bds_holders "$A")$(bds_holders "$B")$(bds_holders "$C")" "" "$1: no holders"
+}
+
+# --- the table the labels describe ---------------------------------------------
+head -c 131072 /dev/urandom >/tmp/units
+bds_dm_create $VOL "$T"
+expect_eq "$(dmsetup table $VOL | sed 's/.* \([0-9]* volume [0-9a-f-]*\)$/\1/')" "2 volume $U" \
+	"dmsetup table ends in 2 volume <uuid>"
+run dd if=/tmp/units of=/dev/mapper/$VOL bs=65536 count=2 oflag=direct status=none
+bds_dm_remove $VOL
+dd if=/tmp/units bs=65536 count=1 status=none >/tmp/u0
+dd if=/tmp/units bs=65536 skip=1 count=1 status=none >/tmp/u1
+dd if="$A" bs=512 skip=2048 count=128 iflag=direct status=none >/tmp/a0
+dd if="$B" bs=512 skip=2048 count=128 iflag=direct status=none >/tmp/b0
+check "unit 0 is on member 0 at its data offset" cmp -s /tmp/u0 /tmp/a0
+check "unit 1 is on member 1 at its data offset" cmp -s /tmp/u1 /tmp/b0
+
+# --- refusals ------------------------------------------------------------------
+refused "two members swapped" "Member is not at the position its label gives it" "$swap_ab"
+refused "data offset 0" "Member offset is not its label's data offset" \
+	"$(echo "$T" | sed "s|$A 2048|$A 0|")"
+refused "another volume's UUID" "Member's label is of another volume" \
+	"$(echo "$T" | sed "s|volume $U|volume $OTHER|")"
+refused "chunk 256" "Member's label geometry differs from the table" \
+	"$(echo "$T" | sed "s|bds-stripe 128 |bds-stripe 256 |; s|^0 $LEN |0 $((LEN / 768 * 768)) |")"
+refused "one stripe less" "Target length is not the length its labels give the volume" \
+	"$(echo "$T" | sed "s|^0 $LEN |0 $((LEN - 384)) |")"
+
+# C labelled for another volume
+bds-mklabels --only 2 "$OTHER" 128 interleave 2,1 "$A" "$B" "$C" >/dev/null
+refused "a member of another volume" "Member's label is of another volume" "$T"
+
+# C without a label
+dd if=/dev/zero of="$C" bs=4096 seek=1 count=2 conv=notrunc status=none
+dd if=/dev/zero of="$C" bs=512 seek=$(($(bds_sectors "$C") / 8 * 8 - 16)) count=16 \
+	conv=notrunc status=none
+sync
+refused "a member without a label" "Member has no valid bds-stripe label" "$T"
+check "the kernel says why, for both copies" \
+	grep -qF "no valid label: primary: no bds-stripe label (magic); backup: no bds-stripe label (magic)" /tmp/k.log
+
+# C with copies of two volumes: its own primary, another volume's backup
+bds-mklabels --only 2 "$OTHER" 128 interleave 2,1 "$A" "$B" "$C" >/dev/null
+dd if="$C" of=/tmp/other-backup bs=512 skip=$(($(bds_sectors "$C") / 8 * 8 - 16)) count=16 \
+	status=none
+bds-mklabels --only 2 "$U" 128 interleave 2,1 "$A" "$B" "$C" >/dev/null
+dd if=/tmp/other-backup of="$C" bs=512 seek=$(($(bds_sectors "$C") / 8 * 8 - 16)) \
+	conv=notrunc status=none
+sync
+refused "a member with conflicting copies" "Member's two label copies conflict" "$T"
+
+# B one generation ahead of A (A and C stale, as after a missed update)
+bds-mklabels --only 2 "$U" 128 interleave 2,1 "$A" "$B" "$C" >/dev/null
+bds-mklabels --only 1 --gen 2 "$U" 128 interleave 2,1 "$A" "$B" "$C" >/dev/null
+refused "a member one generation ahead" \
+	"Member's label disagrees with member 0's (generation or member table)" "$T"
+bds-mklabels --only 1 "$U" 128 interleave 2,1 "$A" "$B" "$C" >/dev/null
+
+# --- the backup copy counts when the primary is gone ------------------------------
+dd if=/dev/zero of="$B" bs=4096 seek=1 count=2 conv=notrunc status=none
+sync
+bds_dm_create $VOL "$T"
+log "loaded with member 1's primary copy zeroed"
+bds_dm_remove $VOL
+
+# --- without "volume", labels are not read ------------------------------------------
+bds_dm_create $VOL "$(echo "$swap_ab" | sed "s| 2 volume $U\$||")"
+log "the swapped table without volume loads: $(dmsetup table $VOL)"
+bds_dm_remove $VOL
+
+bds_expect_clean "$A" "$B" "$C"
+pass
