@@ -14,8 +14,8 @@
 # write to a file first).
 #
 # The scanner knows enough shell to find real pipes: quotes, $'...',
-# comments, here-documents, ${...}, $((...)), and $(...), `...`, <(...)
-# and >(...) scanned as code of their own.  After each `|` it takes the
+# comments, here-documents, ${...}, $((...)), and $(...), `...`, <(...),
+# >(...) and the script of "sh -c '...'" scanned as code of their own.  After each `|` it takes the
 # reader (the command up to the next ; & | && || newline or closing
 # bracket, or a whole while/until loop or { } / ( ) group) and flags:
 #   head                        stops after its lines or bytes
@@ -355,6 +355,39 @@ sub check_writer {
 		if $w eq 'yes';
 }
 
+# The script of a "sh -c WORD" / "bash -c WORD" word, unquoted, or undef.
+sub inline_script {
+	my ($w) = @_;
+	if ($w =~ /^'(.*)'$/s) {
+		return $1;
+	}
+	if ($w =~ /^"(.*)"$/s) {
+		my $t = $1;
+		$t =~ s/\\([\$`"\\])/$1/g;
+		return $t;
+	}
+	return undef;
+}
+
+# Scripts run by "sh -c" / "bash -c" in @tok, each tokenized on its own.
+sub inline_streams {
+	my ($tok) = @_;
+	my @more;
+	for my $k (0 .. $#$tok - 2) {
+		next unless $tok->[$k]{t} eq 'w' && $tok->[$k + 1]{t} eq 'w' &&
+			    $tok->[$k + 2]{t} eq 'w';
+		my $cmd = plain($tok->[$k]{v});
+		$cmd =~ s{.*/}{};
+		next unless $cmd =~ /^(sh|bash|dash)$/ && $tok->[$k + 1]{v} eq '-c';
+		my $script = inline_script($tok->[$k + 2]{v});
+		next unless defined $script;
+		my $line = $tok->[$k + 2]{line};
+		my ($t) = tokenize($script, 0, undef, \$line);
+		push @more, $t;
+	}
+	return @more;
+}
+
 sub lint_file {
 	my ($file) = @_;
 	open my $fh, '<', $file or die "pipe-lint: $file: $!\n";
@@ -365,6 +398,10 @@ sub lint_file {
 	my $line = 1;
 	my ($top) = tokenize($src, 0, undef, \$line);
 	push @streams, $top;
+	# (streams found inside those scripts are appended while we walk)
+	for (my $si = 0; $si < @streams; $si++) {
+		push @streams, inline_streams($streams[$si]);
+	}
 	for my $tok (@streams) {
 		my $in_case = 0;
 		for my $k (0 .. $#$tok) {

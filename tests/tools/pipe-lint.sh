@@ -92,7 +92,16 @@ T
 case_ backticks bad <<'T'
 a=`ls | head -1`
 T
+case_ sh-c-double bad <<'T'
+check "clean" sh -c "! dmesg | grep -Eq '$BAD'"
+T
+case_ sh-c-single bad <<'T'
+sh -c 'dmesg | head -n 3'
+T
 # What the tree does instead, and things that look alike but are fine.
+case_ sh-c-no-pipe good <<'T'
+check "no error" sh -c "! grep -Eiq 'verify|bad magic' /tmp/fio.out"
+T
 case_ flag-instead-of-exit good <<'T'
 apt_q show "$1" | awk '!done && $1 == "Version:" { print $2; done = 1 }'
 T
