@@ -63,6 +63,19 @@ static void reopen(bool write)
 	}
 }
 
+/* Write @l as the backup copy alone, behind label-io's back. */
+static bool put_backup(struct bds_label *l)
+{
+	static u8 buf[BDS_LABEL_SIZE];
+	int fd = open(path, O_RDWR);
+
+	l->label_sector = l->backup_sector;
+	bds_label_encode(l, buf);
+	return fd >= 0 &&
+	       pwrite(fd, buf, sizeof(buf), (off_t)(l->backup_sector << 9)) ==
+	       (ssize_t)sizeof(buf) && !close(fd);
+}
+
 static const char *golden_file;
 
 static bool primary_is_golden(void)
@@ -123,16 +136,7 @@ int main(int argc, char **argv)
 	/* generations */
 	check(bds_labels_write(&dev, &l) == 0, "write generation 1 again");
 	l.generation = 2;
-	{
-		static u8 buf[BDS_LABEL_SIZE];
-		int fd = open(path, O_RDWR);
-
-		l.label_sector = l.backup_sector;
-		bds_label_encode(&l, buf);
-		check(fd >= 0 && pwrite(fd, buf, sizeof(buf), (off_t)backup_byte) ==
-		      (ssize_t)sizeof(buf) && !close(fd),
-		      "backup rewritten at generation 2 only");
-	}
+	check(put_backup(&l), "backup rewritten at generation 2 only");
 	check(bds_labels_read(&dev, &dl) == 0 && dl.pick == 1 &&
 	      bds_labels_best(&dl)->generation == 2,
 	      "the backup is newer: it counts");
@@ -144,16 +148,7 @@ int main(int argc, char **argv)
 	other = l;
 	other.volume_uuid[3] ^= 0xff;
 	other.generation = 7;
-	{
-		static u8 buf[BDS_LABEL_SIZE];
-		int fd = open(path, O_RDWR);
-
-		other.label_sector = other.backup_sector;
-		bds_label_encode(&other, buf);
-		check(fd >= 0 && pwrite(fd, buf, sizeof(buf), (off_t)backup_byte) ==
-		      (ssize_t)sizeof(buf) && !close(fd),
-		      "backup overwritten by another volume's, newer");
-	}
+	check(put_backup(&other), "backup overwritten by another volume's, newer");
 	check(bds_labels_read(&dev, &dl) == 0 &&
 	      dl.pick == BDS_LABEL_PICK_CONFLICT && !bds_labels_best(&dl),
 	      "copies of two volumes: a conflict, no label");
