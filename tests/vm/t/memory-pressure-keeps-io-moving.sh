@@ -9,13 +9,16 @@
 # stock kernels; vm-run gives the debug kernel 256 MiB more; about
 # 200 MiB are free after boot).  Volume: 128 KiB unit over 4 disks in two
 # groups.  fio, three jobs, each write then verify (crc32c, verify_fatal):
-#   big   libaio, iodepth 32, O_DIRECT, random writes of 1 MiB..2 MiB
-#   huge  libaio, iodepth 8, O_DIRECT, sequential writes of 4 MiB
+#   big   libaio, iodepth 32, O_DIRECT, random writes of 1 MiB..2 MiB,
+#         240 MiB
+#   huge  libaio, iodepth 8, O_DIRECT, sequential writes of 4 MiB, 240 MiB
 #   wb    buffered sequential 1 MiB writes (page cache writeback through
 #         the target), fsync at the end
 # Once fio has started (its buffers allocated), a memory hog fills tmpfs
-# until MemAvailable is down to HEADROOM_MB, and keeps it there for the
-# whole run (it adds a MiB when more is free, and gives memory back when
+# until MemAvailable is down to HEADROOM_MB, in steps of up to 64 MiB so
+# that it gets there within a second or two (fio on 7.2 once finished
+# before the earlier 16 MiB steps had made memory short), and keeps it
+# there for the whole run (it adds a MiB when more is free, and gives memory back when
 # less than half the headroom is left, so that the OOM killer is not the
 # one to end the test).  Checked:
 #   - fio finishes within its bound (killed otherwise: the test fails),
@@ -49,7 +52,7 @@ hog() {
 		[ "$_a" -lt "$_min" ] && _min=$_a && echo "$_min" >/tmp/hog.min
 		if [ "$_a" -gt $((HEADROOM_MB + 1)) ]; then
 			_n=$((_a - HEADROOM_MB))
-			[ "$_n" -gt 16 ] && _n=16
+			[ "$_n" -gt 64 ] && _n=64
 			dd if=/dev/zero of=/dev/shm/hog/f$_i bs=1M count=$_n status=none 2>/dev/null
 			_i=$((_i + 1)) _files=$((_files + 1))
 		elif [ "$_a" -lt $((HEADROOM_MB / 2)) ] && [ "$_files" -gt 0 ]; then
@@ -76,9 +79,9 @@ bds_mark mp
 timeout -s KILL 360 fio --filename=$DM --verify=crc32c --do_verify=1 --verify_fatal=1 \
 	--verify_dump=0 --output-format=terse --terse-version=3 \
 	--name=big --ioengine=libaio --iodepth=32 --direct=1 --rw=randwrite \
-	--bsrange=1m-2m --offset=0 --size=160m \
+	--bsrange=1m-2m --offset=0 --size=240m \
 	--name=huge --ioengine=libaio --iodepth=8 --direct=1 --rw=write --bs=4m \
-	--offset=256m --size=160m \
+	--offset=256m --size=240m \
 	--name=wb --ioengine=psync --direct=0 --rw=write --bs=1m --offset=512m \
 	--size=64m --end_fsync=1 \
 	>/tmp/fio.out 2>&1 &
