@@ -640,6 +640,16 @@ static inline enum bds_label_err bds_label_read(const u8 *buf, size_t len,
 /* bds_label_pick(): both copies valid, of different volumes or members. */
 #define BDS_LABEL_PICK_CONFLICT	(-2)
 
+/* The group (controller) of member @i, in table order, of label @l. */
+static inline u32 bds_label_group_of(const struct bds_label *l, u32 i)
+{
+	u32 g = 0, first = 0;
+
+	while (g + 1 < l->nr_groups && first + l->group_size[g] <= i)
+		first += l->group_size[g++];
+	return g;
+}
+
 /*
  * Of the two copies of one member (each read with bds_label_read(),
  * @pe/@be their results), which one counts: 0 the primary, 1 the backup,

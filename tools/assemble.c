@@ -83,14 +83,11 @@ static const char *disagreement(const struct bds_label *a,
 static void about_member(struct bds_asm_result *r, const struct bds_label *l,
 			 u32 pos)
 {
-	u32 g = 0, first = 0;
-
 	r->position = pos;
 	memcpy(r->member_uuid, l->uuid[pos], BDS_UUID_LEN);
 	memcpy(r->serial, l->serial[pos], sizeof(r->serial));
-	while (g + 1 < l->nr_groups && first + l->group_size[g] <= pos)
-		first += l->group_size[g++];
-	memcpy(r->controller, l->controller[g], sizeof(r->controller));
+	memcpy(r->controller, l->controller[bds_label_group_of(l, pos)],
+	       sizeof(r->controller));
 }
 
 /* Pick the volume: by name (refusing a clash) or by UUID. */

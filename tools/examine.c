@@ -20,16 +20,6 @@ static const char *copy_name(int pick)
 	return pick == 1 ? "backup" : "primary";
 }
 
-/* Group of member @i in table order. */
-static u32 group_of(const struct bds_label *l, u32 i)
-{
-	u32 g = 0, first = 0;
-
-	while (g + 1 < l->nr_groups && first + l->group_size[g] <= i)
-		first += l->group_size[g++];
-	return g;
-}
-
 static void copy_state(const struct bds_dev_labels *dl, int i, char *buf,
 		       size_t sz)
 {
@@ -66,7 +56,7 @@ static void print_human(const char *dev, const struct bds_dev_labels *dl,
 	printf("     Generation : %llu (%s)\n", (unsigned long long)l->generation,
 	       bds_time(l->utime, t, sizeof(t)));
 	bds_uuid_format(l->member_uuid, u);
-	g = group_of(l, l->member_index);
+	g = bds_label_group_of(l, l->member_index);
 	printf("         Member : %u of %u, stripe position %u, group %u\n",
 	       l->member_index, l->nr_members, layout.pos_of[l->member_index], g);
 	printf("    Member UUID : %s\n", u);
@@ -92,7 +82,7 @@ static void print_human(const char *dev, const struct bds_dev_labels *dl,
 	printf("        Members : (as seen at creation)\n");
 	printf("      #  group  controller            UUID                                  serial                data offset\n");
 	for (i = 0; i < l->nr_members; i++) {
-		g = group_of(l, i);
+		g = bds_label_group_of(l, i);
 		bds_uuid_format(l->uuid[i], u);
 		printf("    %s%3u  %5u  %-20s  %s  %-20s  %llu\n",
 		       i == l->member_index ? "*" : " ", i, g,
@@ -178,7 +168,7 @@ static void print_json(const char *dev, const struct bds_dev_labels *dl,
 	for (i = 0; i < l->nr_members; i++) {
 		bds_uuid_format(l->uuid[i], u);
 		printf("%s\n       {\"index\": %u, \"group\": %u, \"uuid\": \"%s\", \"serial\": ",
-		       i ? "," : "", i, group_of(l, i), u);
+		       i ? "," : "", i, bds_label_group_of(l, i), u);
 		bds_json_str(stdout, l->serial[i]);
 		printf(", \"data_offset\": %llu, \"weight\": %u}",
 		       (unsigned long long)l->member_offset[i], l->weight[i]);
