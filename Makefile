@@ -16,7 +16,7 @@
 #   make unit            userspace tests (apt readers, layout arithmetic,
 #                        table builder, fuzz corpus replay)
 #   make fuzz            libFuzzer on the parser and layout (FUZZ_SECONDS=60)
-#   make tools           build tools/bds-stripe-table
+#   make tools           build tools/bdsadm (and bds-stripe-table)
 #   make vm-check        the VM suite only (KERNELS="6.1 6.12 7.2" by default)
 #   make check-debug     KUnit + VM suite on a KASAN/lockdep/kmemleak kernel
 #                        (tests/debug/; first run builds it, ~11 min)

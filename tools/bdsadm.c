@@ -2,21 +2,24 @@
 /*
  * bdsadm - administer bds-stripe volumes: the verb dispatcher.
  *
- * Each verb lives in a file of its own (examine.c, wipe.c); the label
- * format is dm-bds-label.h, its I/O label-io.c, the assembly decision
- * assemble.c.  See bdsadm.8.
+ * Each verb lives in a file of its own (plan-cmd.c, examine.c, wipe.c);
+ * the plan steps are listed in plan.h; the label format is
+ * dm-bds-label.h, its I/O label-io.c, the assembly decision assemble.c.
+ * Called as bds-stripe-table it is that tool (bdsadm plan, and --create
+ * for an unlabelled volume).  See bdsadm.8.
  */
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "bdsadm.h"
+#include "plan.h"
 
 void bds_err(const char *fmt, ...)
 {
 	va_list ap;
 
-	fputs("bdsadm: ", stderr);
+	fprintf(stderr, "%s: ", bds_prog);
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
@@ -34,6 +37,7 @@ static const struct {
 	int (*run)(int argc, char **argv);
 	const char *synopsis;
 } verbs[] = {
+	{ "plan", bds_cmd_plan, "plan [OPTIONS] DEVICE..." },
 	{ "examine", bds_cmd_examine, "examine [--export | --json] DEVICE..." },
 	{ "wipe", bds_cmd_wipe, "wipe DEVICE..." },
 };
@@ -50,8 +54,14 @@ static void help(FILE *f)
 
 int main(int argc, char **argv)
 {
+	const char *slash = strrchr(argv[0], '/');
 	size_t i;
 
+	/* bds-stripe-table is bdsadm plan (with --create) under its old name */
+	if (!strcmp(slash ? slash + 1 : argv[0], "bds-stripe-table")) {
+		bds_prog = "bds-stripe-table";
+		return bds_cmd_table(argc, argv);
+	}
 	if (argc < 2) {
 		help(stderr);
 		return BDS_EXIT_USAGE;

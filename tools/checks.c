@@ -1,0 +1,165 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Device checks: refuse devices that are in use (mounted, held by dm
+ * or md, busy, a whole disk with partitions).  See plan.h.
+ */
+#define _GNU_SOURCE
+#include "plan.h"
+#include "fmt.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+/* ------------------------------------------------------------------ */
+/* Checks                                                              */
+
+static int nproblems;
+
+static void problem(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void problem(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%s: %s", bds_prog, opt.force ? "warning: " : "");
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	nproblems++;
+}
+
+/* Undo the octal escapes (\040 etc.) of /proc/self/mounts. */
+static void unescape(char *s)
+{
+	char *d = s;
+
+	while (*s) {
+		if (s[0] == '\\' && s[1] >= '0' && s[1] <= '3' &&
+		    s[2] >= '0' && s[2] <= '7' && s[3] >= '0' && s[3] <= '7') {
+			*d++ = (char)((s[1] - '0') * 64 + (s[2] - '0') * 8 +
+				      (s[3] - '0'));
+			s += 4;
+		} else {
+			*d++ = *s++;
+		}
+	}
+	*d = 0;
+}
+
+static void check_mounts(void)
+{
+	char line[4 * PATH_MAX];
+	FILE *f = fopen(opt.mounts, "r");
+	int i;
+
+	if (!f) {
+		problem("cannot read %s to check for mounted devices: %s",
+			opt.mounts, strerror(errno));
+		return;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		char *save = NULL, *src, *dir, *type, real[PATH_MAX];
+		const char *name;
+
+		src = strtok_r(line, " \t\n", &save);
+		dir = strtok_r(NULL, " \t\n", &save);
+		type = strtok_r(NULL, " \t\n", &save);
+		if (!src || !dir || src[0] != '/')
+			continue;
+		unescape(src);
+		unescape(dir);
+		name = base_name(src);
+		if (opt.real_sysfs && realpath(src, real))
+			name = base_name(real);
+		for (i = 0; i < nmem; i++) {
+			struct member *m = &mem[i];
+
+			if (!strcmp(name, m->name))
+				problem("%s is mounted on %s (%s)", m->arg, dir,
+					type ? type : "?");
+			else if (!m->is_part && in_list(m->parts, name))
+				problem("%s: its partition %s is mounted on %s (%s)",
+					m->arg, name, dir, type ? type : "?");
+		}
+	}
+	fclose(f);
+}
+
+/*
+ * On the real system, also try what the kernel will do: an exclusive
+ * open fails with EBUSY while a filesystem, swap, dm, md or another
+ * exclusive user holds the device - including users the mount table and
+ * holders/ do not show.  Only a node whose major:minor matches sysfs is
+ * opened (read-only; nothing is read or written).
+ */
+static void check_exclusive(const struct member *m)
+{
+	char node[PATH_MAX];
+	struct stat st;
+	int fd;
+
+	if (strchr(m->arg, '/'))
+		xsnprintf(node, sizeof(node), "%s", m->arg);
+	else
+		xsnprintf(node, sizeof(node), "/dev/%s", m->name);
+	if (stat(node, &st) || !S_ISBLK(st.st_mode) ||
+	    major(st.st_rdev) != m->maj || minor(st.st_rdev) != m->min)
+		return;
+	fd = open(node, O_RDONLY | O_EXCL | O_CLOEXEC | O_NONBLOCK);
+	if (fd >= 0) {
+		close(fd);
+		return;
+	}
+	if (errno == EBUSY)
+		problem("%s is busy: an exclusive open fails (in use by a filesystem, swap, dm, md or another program)",
+			m->arg);
+}
+
+void check_members(void)
+{
+	int i, j;
+
+	for (i = 0; i < nmem; i++) {
+		struct member *m = &mem[i];
+
+		for (j = 0; j < i; j++) {
+			struct member *o = &mem[j];
+
+			if (m->maj == o->maj && m->min == o->min)
+				refuse("%s is given twice (as '%s' and '%s')",
+				       m->name, o->arg, m->arg);
+			if ((m->is_part && !strcmp(m->disk, o->name)) ||
+			    (o->is_part && !strcmp(o->disk, m->name)))
+				refuse("%s and %s overlap: one is a partition of the other",
+				       o->name, m->name);
+			if (m->is_part && o->is_part && !strcmp(m->disk, o->disk))
+				note("%s and %s are partitions of the same disk %s: they share its bandwidth",
+				     o->name, m->name, m->disk);
+		}
+		if (m->size == 0)
+			refuse("%s has size 0", m->arg);
+		if (m->holders[0]) {
+			char desc[LIST_SZ];
+
+			describe_holders(m->holders, desc, sizeof(desc));
+			problem("%s is in use by %s (%s/holders is not empty)",
+				m->arg, desc, m->dir);
+		}
+		if (!m->is_part && m->parts[0])
+			problem("%s is a whole disk with partitions (%s): give a partition, or remove the partition table",
+				m->arg, m->parts);
+	}
+	check_mounts();
+	if (opt.real_sysfs)
+		for (i = 0; i < nmem; i++)
+			check_exclusive(&mem[i]);
+	if (nproblems && !opt.force)
+		refuse("refusing to use devices that are in use (--force overrides)");
+}
+

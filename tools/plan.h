@@ -1,0 +1,174 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The plan of a volume: which devices, on which controllers, in which
+ * table order, with which geometry.  bdsadm plan prints it, bdsadm create
+ * labels and creates it, bds-stripe-table is bdsadm plan under its old
+ * name.  The steps live in one file each:
+ *
+ *   util.c      messages (refuse, note), sysfs reads, size parsing
+ *   topology.c  a device argument -> its sysfs entry and its controller
+ *   checks.c    in use? (mounted, held, busy, partitioned, signatures)
+ *   groups.c    controllers -> table groups and table order
+ *   plan.c      stripe unit, the layout the kernel will use, the length
+ *   summary.c   the printed explanation and bandwidth estimate
+ *   dmsetup.c   bds-stripe-table --create (dmsetup, unlabelled volumes)
+ *   plan-cmd.c  the options and the plan verb
+ *
+ * A plan is built once per run: its state is global, and everything it
+ * allocates hangs off these globals, so exit() leaks nothing.
+ */
+#ifndef BDS_PLAN_H
+#define BDS_PLAN_H
+
+#include <limits.h>
+#include <stdint.h>
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "../dm-bds-stripe.h"
+
+#define TOOL_VERSION	"1.0"
+/* More arguments than this are refused before any work is done. */
+#define MAX_ARGS	1024
+#define NAME_SZ		128
+#define LIST_SZ		1024
+#define MAX_NOTES	512
+#define DEFAULT_CHUNK_BYTES	(256ULL << 10)
+#define SECTOR		512ULL
+#define XFS_BLOCK	4096ULL
+#define GIB		(1ULL << 30)
+/* dm device names: DM_NAME_LEN is 128 including the NUL */
+#define DM_NAME_MAX	127
+/* the page cache reads ahead in pages; read_ahead_kb is in KiB */
+#define PAGE_KIB	4ULL
+
+#define U(x) ((unsigned long long)(x))
+
+enum ra_mode { RA_AUTO, RA_OFF, RA_SET };
+
+/* Which verb parses the options: they differ in what they accept. */
+enum plan_verb { VERB_TABLE, VERB_PLAN, VERB_CREATE };
+
+struct member {
+	const char *arg;		/* as given */
+	char name[NAME_SZ];		/* kernel name: sdb, sdb1, nvme0n1 */
+	char dir[PATH_MAX];		/* real sysfs directory */
+	char disk[NAME_SZ];		/* whole disk (== name unless partition) */
+	char diskdir[PATH_MAX];
+	unsigned int maj, min;
+	u64 size;			/* 512-byte sectors */
+	u32 lbs, pbs;			/* bytes */
+	bool is_part;
+	unsigned int partno;
+	char holders[LIST_SZ];		/* space separated, may be empty */
+	char parts[LIST_SZ];		/* partitions of a whole disk */
+	char kind[NAME_SZ];		/* SCSI disk, NVMe namespace, ... */
+	char serial[NAME_SZ];		/* WWN or serial, "" if none */
+	int ctrl;			/* index into ctrls[] */
+	int group;			/* table group */
+	int index;			/* table index (0..N-1) */
+};
+
+struct controller {
+	char name[NAME_SZ];
+	char desc[2 * NAME_SZ];
+	int nmembers;
+};
+
+struct plan_opts {
+	enum plan_verb verb;
+	const char *sysfs;
+	const char *mounts;
+	const char *dmsetup;
+	const char *chunk_arg;
+	const char *transfer_arg;
+	const char *groups_arg;
+	const char *name;
+	const char *create;
+	enum bds_order_mode mode;
+	enum ra_mode ra_mode;
+	u64 ra_kib;		/* RA_SET: read-ahead in KiB */
+	u64 width_b;		/* stripe width in bytes, for RA_AUTO */
+	bool force, table_only, paths, sort;
+	double disk_mbps, ctrl_mbps;
+	bool have_disk_mbps, have_ctrl_mbps;
+	bool real_sysfs;	/* --sysfs not given: also look at /dev */
+};
+
+/* What plan_build() computed. */
+struct plan_result {
+	struct bds_layout layout;
+	u64 chunk_b;		/* stripe unit in bytes */
+	u64 member_len;		/* sectors used on each member */
+	u64 length;		/* volume sectors */
+};
+
+extern const char *bds_prog;	/* "bdsadm" or "bds-stripe-table" */
+extern struct plan_opts opt;
+extern struct member *mem;	/* in argument order */
+extern int nmem;
+extern struct member **tbl;	/* in table order */
+extern struct controller *ctrls;
+extern int nctrl;
+extern char *notes[MAX_NOTES];
+extern int nnotes;
+extern char devroot[PATH_MAX];	/* realpath of <sysfs>/devices */
+extern char table[65536];
+extern u32 *group_sizes;
+extern int ngroups;
+extern bool groups_from_spec;
+extern unsigned int transfer_k;
+
+/* util.c */
+void refuse(const char *fmt, ...) __attribute__((format(printf, 1, 2),
+						 noreturn));
+void usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2),
+						      noreturn));
+void note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void xsnprintf(char *buf, size_t sz, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+void cat(char *buf, size_t sz, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+const char *speed(double mbps, char *buf, size_t sz);
+int natcmp(const char *a, const char *b);
+bool is_name_num(const char *s, const char *prefix);
+bool is_pci_addr(const char *s);
+bool in_list(const char *list, const char *word);
+const char *base_name(const char *path);
+bool read_attr(const char *dir, const char *attr, char *buf, size_t sz);
+bool read_u64_attr(const char *dir, const char *attr, u64 *v);
+bool exists(const char *dir, const char *name);
+bool parse_size(const char *s, u64 *bytes);
+bool parse_mbps(const char *s, double *v);
+void list_dir(const char *dir, char *out, size_t sz);
+void list_partitions(const char *diskdir, char *out, size_t sz);
+void describe_holders(const char *list, char *out, size_t sz);
+
+/* topology.c */
+void resolve(struct member *m);
+
+/* checks.c */
+void check_members(void);
+
+/* groups.c */
+bool spec_is_counts(const char *spec);
+void sort_controllers(void);
+void make_groups(void);
+
+/* plan.c */
+u32 max_pbs(void);
+void plan_build(char **args, int nargs, struct plan_result *r);
+
+/* summary.c */
+void build_table(const struct bds_layout *l, u64 length);
+void print_summary(const struct bds_layout *l, u64 length, u64 member_len);
+
+/* dmsetup.c */
+int create_device(void);
+
+/* plan-cmd.c */
+int plan_parse_options(enum plan_verb verb, int argc, char **argv);
+int bds_cmd_plan(int argc, char **argv);
+int bds_cmd_table(int argc, char **argv);
+
+#endif /* BDS_PLAN_H */

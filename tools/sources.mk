@@ -1,0 +1,11 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# The sources of bdsadm, in one place for tools/Makefile and the tool
+# tests (tests/tools-unit/Makefile, which builds them with sanitizers).
+# One file per job: see bdsadm.c and plan.h.
+
+BDSADM_PLAN_SRC := util.c topology.c checks.c groups.c plan.c summary.c \
+	dmsetup.c plan-cmd.c
+BDSADM_SRC := bdsadm.c examine.c wipe.c label-io.c assemble.c fmt.c \
+	$(BDSADM_PLAN_SRC)
+BDSADM_LIBS :=
