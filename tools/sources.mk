@@ -8,4 +8,4 @@ BDSADM_PLAN_SRC := util.c topology.c checks.c groups.c plan.c summary.c \
 	dmsetup.c plan-cmd.c
 BDSADM_SRC := bdsadm.c examine.c wipe.c label-io.c assemble.c fmt.c \
 	$(BDSADM_PLAN_SRC)
-BDSADM_LIBS :=
+BDSADM_LIBS := -ldevmapper -lblkid
