@@ -9,7 +9,13 @@
 #   BDS_TEST         test name
 #   BDS_KSERIES      6.1 | 6.12
 #   BDS_KVER         uname -r of the guest kernel
-#   BDS_CTL_DISKS    disks per controller as configured, e.g. "2 2 1"
+#   BDS_CTL_DISKS    disks per controller as configured, e.g. "2 2 1" (in a
+#                    second boot: that boot's own controllers)
+#   BDS_TOPOLOGY     the boot's topology (header "topology:" or, in a second
+#                    boot, "reboot-topology:")
+#   BDS_BOOT         1, or 2 in the second boot of a test with a
+#                    "# reboot-topology:" header (vm-run --help)
+#   BDS_BOOTS        how many boots the test has (1 or 2)
 #   BDS_MODULE       path of the module under test in the guest
 #                    (/lib/bds/dm-bds-stripe.ko) or empty when none was given
 #   DM_DISABLE_UDEV  1 (no udev in the guest)
@@ -117,6 +123,25 @@ bds_interleaved() {
 	done | sort -n -k1,1 -k2,2 | cut -d' ' -f3
 }
 
+# bds_serial PATH: the QEMU serial of a disk (VPD page 0x80), e.g. bds-c0d1:
+# vm-run names a disk after its node in the first boot, and the name stays
+# with the disk when a second boot moves it.
+bds_serial() {
+	tail -c +5 "/sys/block/$(bds_dev "$1")/device/vpd_pg80" | tr -d '\000 '
+}
+
+# bds_by_serial SERIAL: the /dev/bds/cCdD (this boot's name) of the disk
+# whose serial is SERIAL; nothing (and status 1) when none has it.
+bds_by_serial() {
+	for _m in $(bds_all_members); do
+		if [ "$(bds_serial "$_m")" = "$1" ]; then
+			echo "$_m"
+			return 0
+		fi
+	done
+	return 1
+}
+
 # bds_dev PATH: kernel name (sdX, dm-N) of a block device node or symlink.
 bds_dev() {
 	_mm=$(stat -L -c '%t %T' "$1") || return 1
@@ -135,6 +160,35 @@ bds_sectors() { blockdev --getsz "$1"; }
 
 # bds_queue DEV ATTR: /sys/block/<dev>/queue/<attr>.
 bds_queue() { cat "/sys/block/$(bds_dev "$1")/queue/$2"; }
+
+# --- two boots ----------------------------------------------------------------
+# A test with a "# reboot-topology:" header is booted twice over the same
+# disks (vm-run --help); BDS_BOOT says which boot this is.
+
+# bds_state_save TEXT...: keep one line of text (the words joined by
+# blanks, no newline) for the second boot, where it is a line of
+# /bds/state.  guest-init prints the kept lines as "BDS-STATE: TEXT" once
+# the test has exited; vm-run copies them from the first boot's log.
+bds_state_save() {
+	_t=$(printf '%s' "$*" | tr '\n' ' ')
+	printf '%s\n' "$_t" >>/run/bds/state
+	log "state saved: $_t"
+}
+
+# bds_state: the first boot's saved lines (the second boot's /bds/state),
+# one per line; nothing in a first boot.
+bds_state() {
+	[ -r /bds/state ] && cat /bds/state
+	return 0
+}
+
+# bds_state_get KEY: for saved lines "KEY VALUE...", the VALUE of the last
+# one with that KEY; status 1 when there is none.
+bds_state_get() {
+	[ -r /bds/state ] || return 1
+	awk -v k="$1" '$1 == k { v = substr($0, length(k) + 2); found = 1 }
+		END { if (found) print v; exit !found }' /bds/state
+}
 
 # --- data ---------------------------------------------------------------------
 
