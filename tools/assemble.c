@@ -278,7 +278,7 @@ void bds_asm_message(const struct bds_asm_result *r, char *buf, size_t sz)
 				 vu);
 		break;
 	case BDS_ASM_NAME_CLASH:
-		snprintf(buf, sz, "volume name %s is carried by two volumes, %s (on %s) and %s (on %s); assembling neither by name: assemble one by its UUID (bdsadm assemble --uuid UUID NAME)",
+		snprintf(buf, sz, "volume name %s is carried by two volumes, %s (on %s) and %s (on %s); assembling neither by name: assemble one by its UUID (bdsadm assemble --uuid UUID)",
 			 r->name, vu, r->dev, ou, r->dev2);
 		break;
 	case BDS_ASM_GEOMETRY:

@@ -37,6 +37,9 @@ static const struct {
 	int (*run)(int argc, char **argv);
 	const char *synopsis;
 } verbs[] = {
+	{ "create", bds_cmd_create, "create NAME [OPTIONS] DEVICE..." },
+	{ "assemble", bds_cmd_assemble, "assemble NAME | --uuid UUID | --scan" },
+	{ "stop", bds_cmd_stop, "stop NAME..." },
 	{ "plan", bds_cmd_plan, "plan [OPTIONS] DEVICE..." },
 	{ "examine", bds_cmd_examine, "examine [--export | --json] DEVICE..." },
 	{ "wipe", bds_cmd_wipe, "wipe DEVICE..." },

@@ -17,6 +17,9 @@ void bds_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* "usage: bdsadm <what>" on stderr; returns BDS_EXIT_USAGE. */
 int bds_usage(const char *what);
 
+int bds_cmd_create(int argc, char **argv);
+int bds_cmd_assemble(int argc, char **argv);
+int bds_cmd_stop(int argc, char **argv);
 int bds_cmd_examine(int argc, char **argv);
 int bds_cmd_wipe(int argc, char **argv);
 

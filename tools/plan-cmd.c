@@ -92,7 +92,7 @@ static const struct option longopts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-static void check_dm_name(const char *what, const char *name)
+void plan_check_dm_name(const char *what, const char *name)
 {
 	if (!*name || strlen(name) > DM_NAME_MAX || strchr(name, '/') ||
 	    !strcmp(name, ".") || !strcmp(name, ".."))
@@ -171,7 +171,7 @@ int plan_parse_options(enum plan_verb verb, int argc, char **argv)
 			opt.groups_arg = optarg;
 			break;
 		case 'n':
-			check_dm_name("--name", optarg);
+			plan_check_dm_name("--name", optarg);
 			opt.name = optarg;
 			break;
 		case 'f':
@@ -188,7 +188,7 @@ int plan_parse_options(enum plan_verb verb, int argc, char **argv)
 			opt.sort = true;
 			break;
 		case OPT_CREATE:
-			check_dm_name("--create", optarg);
+			plan_check_dm_name("--create", optarg);
 			opt.create = optarg;
 			break;
 		case OPT_TABLE_ONLY:

@@ -168,6 +168,8 @@ int create_device(void);
 
 /* plan-cmd.c */
 int plan_parse_options(enum plan_verb verb, int argc, char **argv);
+/* A usage error unless @name can be a device-mapper name. */
+void plan_check_dm_name(const char *what, const char *name);
 int bds_cmd_plan(int argc, char **argv);
 int bds_cmd_table(int argc, char **argv);
 

@@ -219,7 +219,13 @@ void print_summary(const struct bds_layout *l, u64 length,
 			printf("  - %s\n", notes[i]);
 	}
 
+	if (opt.verb == VERB_PLAN) {
+		printf("\nCreate it, labelled so that it survives reboots, with:\n"
+		       "  bdsadm create NAME (the same options and devices)\n");
+		return;
+	}
 	printf("\nCreate it with:\n  dmsetup create %s --table '%s'\n",
 	       opt.create ? opt.create : opt.name ? opt.name : "NAME", table);
+	printf("(unlabelled: 'bdsadm create NAME' labels the members, so that the volume survives reboots)\n");
 }
 

@@ -1,0 +1,344 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * bdsadm create NAME [options] DEVICE...: plan the volume as bdsadm plan
+ * does (plan.h), refuse devices that hold data, write a label on every
+ * member, and create /dev/mapper/NAME with "volume <uuid>" so that the
+ * kernel checks the labels too.
+ *
+ * Nothing is changed until every check has passed; if writing a label
+ * or creating the device fails, the labels written are erased again.
+ * With --force, signatures found (libblkid) are erased before the labels
+ * are written, as pvcreate -f and mkfs -f do.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "assemble.h"
+#include "bdsadm.h"
+#include "dm.h"
+#include "fmt.h"
+#include "label-io.h"
+#include "plan.h"
+#include "scan.h"
+#include "signature.h"
+#include "volume.h"
+
+/* A new random (version 4) UUID. */
+static void new_uuid(u8 *u)
+{
+	size_t got = 0;
+
+	while (got < BDS_UUID_LEN) {
+		ssize_t n = getrandom(u + got, BDS_UUID_LEN - got, 0);
+
+		if (n < 0 && errno != EINTR)
+			refuse("cannot make a UUID: getrandom: %s",
+			       strerror(errno));
+		if (n > 0)
+			got += (size_t)n;
+	}
+	u[6] = (u8)((u[6] & 0x0f) | 0x40);
+	u[8] = (u8)((u[8] & 0x3f) | 0x80);
+}
+
+/* The node of member @m: as given when it is a path, else /dev/NAME. */
+static void node_of(const struct member *m, char *buf, size_t sz)
+{
+	if (strchr(m->arg, '/'))
+		xsnprintf(buf, sz, "%s", m->arg);
+	else
+		xsnprintf(buf, sz, "/dev/%s", m->name);
+}
+
+/* Another volume already carries @name on disks not given here. */
+static void check_name_free(const char *name)
+{
+	struct bds_scan s;
+	char uuid[37];
+	size_t i;
+	int j;
+
+	if (bds_scan(opt.sysfs, &s))
+		return;
+	for (i = 0; i < s.n; i++) {
+		struct stat st;
+		bool ours = false;
+
+		if (strcmp(s.found[i].label.name, name) ||
+		    stat(s.found[i].dev, &st))
+			continue;
+		for (j = 0; j < nmem; j++)
+			if (major(st.st_rdev) == mem[j].maj &&
+			    minor(st.st_rdev) == mem[j].min)
+				ours = true;
+		if (ours)
+			continue;
+		bds_uuid_format(s.found[i].label.volume_uuid, uuid);
+		bds_scan_free(&s);
+		refuse("volume name %s is taken: %s is a member of volume %s (%s); pick another name, or erase that volume's labels with 'bdsadm wipe'",
+		       name, s.found[i].dev, name, uuid);
+	}
+	bds_scan_free(&s);
+}
+
+/*
+ * What each member holds: signatures (libblkid) and bds-stripe labels.
+ * Without --force any of them refuses the whole volume.
+ */
+static void check_signatures(void)
+{
+	int i, found = 0;
+
+	for (i = 0; i < nmem; i++) {
+		struct member *m = tbl[i];
+		struct bds_dev_labels dl;
+		const struct bds_label *l;
+		struct bds_dev d;
+		char node[PATH_MAX], what[512], why[256], uuid[37];
+		int rc;
+
+		node_of(m, node, sizeof(node));
+		rc = bds_signatures(node, what, sizeof(what));
+		if (rc < 0)
+			refuse("%s: %s", node, what);
+		if (rc > 0) {
+			fprintf(stderr, "%s: %s%s holds %s\n", bds_prog,
+				opt.force ? "warning: " : "", node, what);
+			found++;
+		}
+		if (bds_dev_open(&d, node, false, why, sizeof(why)))
+			refuse("%s", why);
+		if (bds_labels_read(&d, &dl))
+			refuse("%s: cannot read it: %s", node, strerror(errno));
+		bds_dev_close(&d);
+		l = bds_labels_best(&dl);
+		if (l) {
+			bds_uuid_format(l->volume_uuid, uuid);
+			fprintf(stderr, "%s: %s%s holds a bds-stripe member label: member %u of %u of volume %s (%s)\n",
+				bds_prog, opt.force ? "warning: " : "", node,
+				l->member_index, l->nr_members, l->name, uuid);
+			found++;
+		} else if (dl.pick == BDS_LABEL_PICK_CONFLICT) {
+			fprintf(stderr, "%s: %s%s holds two conflicting bds-stripe labels\n",
+				bds_prog, opt.force ? "warning: " : "", node);
+			found++;
+		}
+	}
+	if (found && !opt.force)
+		refuse("refusing to make devices that hold data into members: their data would be lost; check them with 'bdsadm examine' and wipefs, then erase what they hold (wipefs -a, 'bdsadm wipe') or give --force, which erases the signatures");
+}
+
+/* The labels of the new volume, in table order: the volume's view. */
+static void make_label(struct bds_label *v, const char *name,
+		       const struct plan_result *r)
+{
+	u64 chunk = r->chunk_b / SECTOR, data = UINT64_MAX;
+	int i, g;
+
+	memset(v, 0, sizeof(*v));
+	new_uuid(v->volume_uuid);
+	v->generation = 1;
+	v->ctime = v->utime = (u64)time(NULL);
+	v->nr_members = (u32)nmem;
+	v->nr_groups = (u32)ngroups;
+	v->layout = opt.mode;
+	v->chunk_sectors = chunk;
+	snprintf(v->name, sizeof(v->name), "%s", name);
+	for (g = 0; g < ngroups; g++) {
+		v->group_size[g] = group_sizes[g];
+		for (i = 0; i < nmem; i++)
+			if (tbl[i]->group == g)
+				break;
+		snprintf(v->controller[g], sizeof(v->controller[g]), "%.*s",
+			 BDS_LABEL_CTRL_LEN, ctrls[tbl[i]->ctrl].name);
+	}
+	for (i = 0; i < nmem; i++) {
+		struct member *m = tbl[i];
+		u64 off, room;
+
+		if (m->lbs > 4096)
+			refuse("%s has %u-byte logical blocks: a bds-stripe label needs 4 KiB blocks or smaller",
+			       m->name, m->lbs);
+		if (m->size < BDS_LABEL_MIN_MEMBER)
+			refuse("%s is too small to carry a label", m->name);
+		new_uuid(v->uuid[i]);
+		v->weight[i] = 1;
+		snprintf(v->serial[i], sizeof(v->serial[i]), "%.*s",
+			 BDS_LABEL_SERIAL_LEN, m->serial);
+		off = bds_label_data_offset((u32)chunk, m->pbs / 512);
+		v->member_offset[i] = off;
+		room = bds_label_backup_sector(m->size);
+		room = room > off ? (room - off) / chunk * chunk : 0;
+		if (room < data)
+			data = room;
+	}
+	if (!data)
+		refuse("the members are too small: after the label and the data offset, no whole stripe unit fits on the smallest");
+	v->data_sectors = data;
+}
+
+/* Undo: erase the labels of the first @n members (table order). */
+static void unlabel(struct bds_dev *d, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (bds_labels_wipe(&d[i]))
+			fprintf(stderr, "%s: %s: cannot erase the label just written: %s; erase it with 'bdsadm wipe %s'\n",
+				bds_prog, d[i].path, strerror(errno), d[i].path);
+}
+
+static void close_all(struct bds_dev *d, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		bds_dev_close(&d[i]);
+}
+
+/* Write every member's label; on failure erase them again and refuse. */
+static void write_labels(const struct bds_label *v, char (*nodes)[PATH_MAX],
+			 struct bds_dev *d)
+{
+	char why[512];
+	int i;
+
+	for (i = 0; i < nmem; i++)
+		if (bds_dev_open(&d[i], nodes[i], true, why, sizeof(why))) {
+			close_all(d, i);
+			refuse("%s", why);
+		}
+	if (opt.force)
+		for (i = 0; i < nmem; i++)
+			if (bds_signatures_wipe(nodes[i], why, sizeof(why))) {
+				close_all(d, nmem);
+				refuse("%s: %s; no label was written", nodes[i],
+				       why);
+			}
+	for (i = 0; i < nmem; i++) {
+		struct bds_label l = *v;
+
+		l.member_index = (u32)i;
+		memcpy(l.member_uuid, v->uuid[i], BDS_UUID_LEN);
+		l.data_offset = v->member_offset[i];
+		l.member_sectors = tbl[i]->size;
+		l.backup_sector = bds_label_backup_sector(tbl[i]->size);
+		if (bds_labels_write(&d[i], &l)) {
+			int e = errno;
+
+			unlabel(d, i + 1);
+			close_all(d, nmem);
+			refuse("%s: writing its label failed: %s; the labels written were erased again",
+			       nodes[i], strerror(e));
+		}
+	}
+}
+
+static void print_created(const struct bds_label *v, const char *name,
+			  char (*nodes)[PATH_MAX])
+{
+	char uuid[37], h1[64], h2[64];
+	int i;
+
+	bds_uuid_format(v->volume_uuid, uuid);
+	printf("Created /dev/mapper/%s\n", name);
+	printf("  volume:      %s\n  UUID:        %s\n", name, uuid);
+	printf("  size:        %s (%llu sectors)\n",
+	       bds_human(bds_volume_length(v) * SECTOR, h1, sizeof(h1)),
+	       U(bds_volume_length(v)));
+	printf("  stripe unit: %s, width %s (%u members, %u groups, %s)\n",
+	       bds_human(v->chunk_sectors * SECTOR, h1, sizeof(h1)),
+	       bds_human(v->chunk_sectors * SECTOR * v->nr_members, h2,
+			 sizeof(h2)),
+	       v->nr_members, v->nr_groups,
+	       v->layout == BDS_LAYOUT_SEQUENTIAL ? "sequential" : "interleave");
+	printf("  members (table order):\n");
+	for (i = 0; i < nmem; i++)
+		printf("    %3d %-16s group %-2d %-12s serial %s, data from sector %llu\n",
+		       i, nodes[i], tbl[i]->group, ctrls[tbl[i]->ctrl].name,
+		       tbl[i]->serial[0] ? tbl[i]->serial : "unknown",
+		       U(v->member_offset[i]));
+}
+
+int bds_cmd_create(int argc, char **argv)
+{
+	static char devs[BDS_MAX_MEMBERS][16];
+	const char *devp[BDS_MAX_MEMBERS];
+	char (*nodes)[PATH_MAX];
+	struct bds_dev *d;
+	struct plan_result r;
+	struct bds_dm_info info;
+	struct bds_label v;
+	char params[16384], dmuuid[BDS_DM_UUID_SZ];
+	const char *name;
+	u32 ra = 0;
+	int first, i;
+
+	first = plan_parse_options(VERB_CREATE, argc, argv);
+	if (argc - first < 2)
+		usage_error("create needs a volume NAME and its DEVICEs");
+	name = argv[first];
+	plan_check_dm_name("volume name", name);
+	if (!bds_name_ok(name, strlen(name) + 1))
+		usage_error("volume name '%s': printable ASCII without blanks, 1 to 127 characters",
+			    name);
+	plan_build(argv + first + 1, argc - first - 1, &r);
+
+	if (!bds_dm_info(name, &info))
+		refuse("cannot talk to device-mapper (is dm_mod loaded? are you root?)");
+	if (info.exists)
+		refuse("a device-mapper device named '%s' already exists", name);
+	check_name_free(name);
+	check_signatures();
+	make_label(&v, name, &r);
+
+	nodes = calloc((size_t)nmem, sizeof(*nodes));
+	d = calloc((size_t)nmem, sizeof(*d));
+	if (!nodes || !d)
+		refuse("out of memory");
+	for (i = 0; i < nmem; i++) {
+		node_of(tbl[i], nodes[i], sizeof(nodes[i]));
+		snprintf(devs[i], sizeof(devs[i]), "%u:%u", tbl[i]->maj,
+			 tbl[i]->min);
+		devp[i] = devs[i];
+	}
+	if (!bds_volume_params(&v, devp, params, sizeof(params)))
+		refuse("internal error: the table does not fit %zu bytes",
+		       sizeof(params));
+	bds_volume_dm_uuid(&v, dmuuid, sizeof(dmuuid));
+
+	write_labels(&v, nodes, d);
+	/* device-mapper opens the members exclusively: let them go */
+	close_all(d, nmem);
+
+	if (opt.ra_mode == RA_AUTO)
+		ra = (u32)(2 * opt.width_b / SECTOR);
+	else if (opt.ra_mode == RA_SET)
+		ra = (u32)(opt.ra_kib * 2);
+	if (!bds_dm_create(name, dmuuid, bds_volume_length(&v), params, ra,
+			   opt.ra_mode == RA_AUTO)) {
+		char why[256];
+
+		for (i = 0; i < nmem; i++)
+			if (bds_dev_open(&d[i], nodes[i], true, why,
+					 sizeof(why)))
+				fprintf(stderr, "%s: %s; erase its label with 'bdsadm wipe %s'\n",
+					bds_prog, why, nodes[i]);
+			else
+				unlabel(&d[i], 1);
+		close_all(d, nmem);
+		refuse("device-mapper refused 0 %llu bds-stripe %s: the kernel log (dmesg) names the reason; the labels were erased again",
+		       U(bds_volume_length(&v)), params);
+	}
+	print_created(&v, name, nodes);
+	free(nodes);
+	free(d);
+	return BDS_EXIT_OK;
+}

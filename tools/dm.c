@@ -1,0 +1,187 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Device-mapper through libdevmapper (see dm.h).
+ */
+#include <libdevmapper.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "dm.h"
+
+static struct dm_task *task(int type, const char *name)
+{
+	struct dm_task *dmt = dm_task_create(type);
+
+	if (!dmt)
+		return NULL;
+	if (name && !dm_task_set_name(dmt, name)) {
+		dm_task_destroy(dmt);
+		return NULL;
+	}
+	return dmt;
+}
+
+bool bds_dm_info(const char *name, struct bds_dm_info *info)
+{
+	struct dm_task *dmt = task(DM_DEVICE_INFO, name);
+	struct dm_info di;
+	const char *uuid;
+	bool ok = false;
+
+	memset(info, 0, sizeof(*info));
+	if (!dmt)
+		return false;
+	if (!dm_task_run(dmt) || !dm_task_get_info(dmt, &di))
+		goto out;
+	ok = true;
+	if (!di.exists)
+		goto out;
+	info->exists = true;
+	info->open_count = di.open_count;
+	info->major = di.major;
+	info->minor = di.minor;
+	uuid = dm_task_get_uuid(dmt);
+	snprintf(info->uuid, sizeof(info->uuid), "%s", uuid ? uuid : "");
+	dm_task_destroy(dmt);
+
+	/* the target type, from the table */
+	dmt = task(DM_DEVICE_TABLE, name);
+	if (dmt && dm_task_run(dmt)) {
+		uint64_t start, length;
+		char *type = NULL, *params = NULL;
+
+		dm_get_next_target(dmt, NULL, &start, &length, &type, &params);
+		snprintf(info->target, sizeof(info->target), "%s",
+			 type ? type : "");
+	}
+out:
+	if (dmt)
+		dm_task_destroy(dmt);
+	return ok;
+}
+
+bool bds_dm_create(const char *name, const char *uuid, u64 length,
+		   const char *params, u32 ra_sectors, bool ra_minimum)
+{
+	struct dm_task *dmt = task(DM_DEVICE_CREATE, name);
+	uint32_t cookie = 0;
+	bool ok = false;
+
+	if (!dmt)
+		return false;
+	if (!dm_task_set_uuid(dmt, uuid) ||
+	    !dm_task_add_target(dmt, 0, length, "bds-stripe", params))
+		goto out;
+	if (ra_sectors &&
+	    !dm_task_set_read_ahead(dmt, ra_sectors, ra_minimum ?
+				    DM_READ_AHEAD_MINIMUM_FLAG : 0))
+		goto out;
+	if (!dm_task_set_cookie(dmt, &cookie, 0))
+		goto out;
+	ok = dm_task_run(dmt);
+	/* wait for udev (or make the node) whether or not it worked */
+	dm_udev_wait(cookie);
+out:
+	dm_task_destroy(dmt);
+	return ok;
+}
+
+bool bds_dm_remove(const char *name)
+{
+	struct dm_task *dmt = task(DM_DEVICE_REMOVE, name);
+	uint32_t cookie = 0;
+	bool ok = false;
+
+	if (!dmt)
+		return false;
+	if (dm_task_retry_remove(dmt) && dm_task_set_cookie(dmt, &cookie, 0)) {
+		ok = dm_task_run(dmt);
+		dm_udev_wait(cookie);
+	}
+	dm_task_destroy(dmt);
+	return ok;
+}
+
+static bool target_line(int type, const char *name, char *buf, size_t sz)
+{
+	struct dm_task *dmt = task(type, name);
+	uint64_t start, length;
+	char *ttype = NULL, *params = NULL;
+	bool ok = false;
+
+	if (!dmt)
+		return false;
+	if (dm_task_run(dmt)) {
+		dm_get_next_target(dmt, NULL, &start, &length, &ttype, &params);
+		if (ttype && params) {
+			snprintf(buf, sz, "%s", params);
+			ok = true;
+		}
+	}
+	dm_task_destroy(dmt);
+	return ok;
+}
+
+bool bds_dm_table(const char *name, char *buf, size_t sz)
+{
+	return target_line(DM_DEVICE_TABLE, name, buf, sz);
+}
+
+bool bds_dm_status(const char *name, char *buf, size_t sz)
+{
+	return target_line(DM_DEVICE_STATUS, name, buf, sz);
+}
+
+bool bds_dm_each_volume(void (*fn)(const char *name, const char *uuid,
+				   void *arg), void *arg)
+{
+	struct dm_task *dmt = task(DM_DEVICE_LIST, NULL);
+	struct dm_names *n;
+	unsigned int next = 0;
+
+	if (!dmt)
+		return false;
+	if (!dm_task_run(dmt) || !(n = dm_task_get_names(dmt))) {
+		dm_task_destroy(dmt);
+		return false;
+	}
+	if (n->dev) {
+		do {
+			struct bds_dm_info info;
+
+			n = (struct dm_names *)((char *)n + next);
+			if (bds_dm_info(n->name, &info) && info.exists &&
+			    !strncmp(info.uuid, BDS_DM_UUID_PREFIX,
+				     strlen(BDS_DM_UUID_PREFIX)))
+				fn(n->name, info.uuid, arg);
+			next = n->next;
+		} while (next);
+	}
+	dm_task_destroy(dmt);
+	return true;
+}
+
+struct uuid_find {
+	const char *uuid;
+	char *name;
+	size_t sz;
+	bool found;
+};
+
+static void match_uuid(const char *name, const char *uuid, void *arg)
+{
+	struct uuid_find *f = arg;
+
+	if (!f->found && !strcmp(uuid, f->uuid)) {
+		snprintf(f->name, f->sz, "%s", name);
+		f->found = true;
+	}
+}
+
+bool bds_dm_name_of_uuid(const char *uuid, char *name, size_t sz)
+{
+	struct uuid_find f = { uuid, name, sz, false };
+
+	bds_dm_each_volume(match_uuid, &f);
+	return f.found;
+}

@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Device-mapper for bdsadm, through libdevmapper: create, remove, look
+ * up and list volumes, with udev synchronisation (as lvm2 and cryptsetup
+ * do), so that /dev/mapper/NAME exists when a call returns.  Without
+ * udev (DM_DISABLE_UDEV=1, a bare initramfs), libdevmapper makes the
+ * nodes itself.
+ *
+ * A bds-stripe volume made by bdsadm has the dm UUID "BDS-<volume uuid>".
+ */
+#ifndef BDS_DM_H
+#define BDS_DM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "../dm-bds-stripe.h"
+
+#define BDS_DM_UUID_PREFIX	"BDS-"
+/* DM_UUID_LEN and DM_NAME_LEN, both with the NUL */
+#define BDS_DM_UUID_SZ		129
+#define BDS_DM_NAME_SZ		128
+
+struct bds_dm_info {
+	bool exists;
+	int open_count;
+	unsigned int major, minor;
+	char uuid[BDS_DM_UUID_SZ];	/* "" if none */
+	char target[32];		/* type of the first target, "" if none */
+};
+
+/* Look up @name; false only if device-mapper could not be asked. */
+bool bds_dm_info(const char *name, struct bds_dm_info *info);
+
+/*
+ * The name of the device whose dm UUID is @uuid, in @name; false if there
+ * is none.
+ */
+bool bds_dm_name_of_uuid(const char *uuid, char *name, size_t sz);
+
+/*
+ * Create @name with dm UUID @uuid and the one-target table
+ * "0 @length bds-stripe @params".  @ra_sectors: read-ahead to set (0:
+ * the kernel's), raised only (@ra_minimum) or set exactly.  Returns true
+ * when the device exists and is live; on failure libdevmapper has
+ * removed what it made, and the kernel log names the reason.
+ */
+bool bds_dm_create(const char *name, const char *uuid, u64 length,
+		   const char *params, u32 ra_sectors, bool ra_minimum);
+
+/* Remove @name (retrying while udev still holds it briefly). */
+bool bds_dm_remove(const char *name);
+
+/* The params of @name's first target, in @buf; false if none. */
+bool bds_dm_table(const char *name, char *buf, size_t sz);
+
+/* Its status line (the target's part), in @buf; false if none. */
+bool bds_dm_status(const char *name, char *buf, size_t sz);
+
+/*
+ * Call @fn for every device-mapper device whose dm UUID starts with
+ * BDS_DM_UUID_PREFIX, in the kernel's order.  Returns false if the list
+ * could not be read.
+ */
+bool bds_dm_each_volume(void (*fn)(const char *name, const char *uuid,
+				   void *arg), void *arg);
+
+#endif /* BDS_DM_H */

@@ -1,0 +1,128 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Finding members by their labels (see scan.h).
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dm.h"
+#include "label-io.h"
+#include "scan.h"
+
+#define SCAN_MAX	4096
+
+/* A bds-stripe volume of ours: its dm/uuid starts with "BDS-". */
+static bool is_our_volume(const char *sysfs, const char *name)
+{
+	char path[512], uuid[BDS_DM_UUID_SZ] = "";
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/class/block/%s/dm/uuid", sysfs, name);
+	f = fopen(path, "r");
+	if (!f)
+		return false;
+	if (!fgets(uuid, sizeof(uuid), f))
+		uuid[0] = 0;
+	fclose(f);
+	return !strncmp(uuid, BDS_DM_UUID_PREFIX, strlen(BDS_DM_UUID_PREFIX));
+}
+
+/*
+ * A suspended device-mapper device would hold every read until it is
+ * resumed: not looked at (lvm2 skips them too).
+ */
+static bool is_suspended(const char *sysfs, const char *name)
+{
+	char path[512], v[8] = "";
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/class/block/%s/dm/suspended", sysfs,
+		 name);
+	f = fopen(path, "r");
+	if (!f)
+		return false;
+	if (!fgets(v, sizeof(v), f))
+		v[0] = 0;
+	fclose(f);
+	return v[0] == '1';
+}
+
+static void look_at(struct bds_scan *s, const char *name)
+{
+	struct bds_dev_labels dl;
+	const struct bds_label *l;
+	struct bds_dev d;
+	char why[256], *path = s->paths[s->n];
+
+	snprintf(path, sizeof(s->paths[0]), "/dev/%s", name);
+	if (bds_dev_open(&d, path, false, why, sizeof(why)))
+		return;		/* gone, or not a device node: not a member */
+	if (d.sectors < BDS_LABEL_MIN_MEMBER) {
+		bds_dev_close(&d);
+		return;
+	}
+	if (bds_labels_read(&d, &dl)) {
+		fprintf(stderr, "bdsadm: %s: cannot read its labels: %s; left out\n",
+			path, strerror(errno));
+		bds_dev_close(&d);
+		return;
+	}
+	l = bds_labels_best(&dl);
+	if (!l) {
+		if (dl.pick == BDS_LABEL_PICK_CONFLICT) {
+			fprintf(stderr, "bdsadm: %s: its two label copies conflict; left out (see 'bdsadm examine %s')\n",
+				path, path);
+			s->conflicts++;
+		}
+		bds_dev_close(&d);
+		return;
+	}
+	s->found[s->n].dev = path;
+	s->found[s->n].sectors = d.sectors;
+	s->found[s->n].copy = dl.pick;
+	s->found[s->n].label = *l;
+	s->n++;
+	bds_dev_close(&d);
+}
+
+int bds_scan(const char *sysfs, struct bds_scan *s)
+{
+	char dir[512];
+	struct dirent *de;
+	DIR *d;
+
+	memset(s, 0, sizeof(*s));
+	snprintf(dir, sizeof(dir), "%s/class/block", sysfs);
+	d = opendir(dir);
+	if (!d)
+		return -1;
+	s->found = calloc(SCAN_MAX, sizeof(*s->found));
+	s->paths = calloc(SCAN_MAX, sizeof(*s->paths));
+	if (!s->found || !s->paths) {
+		closedir(d);
+		bds_scan_free(s);
+		errno = ENOMEM;
+		return -1;
+	}
+	while ((de = readdir(d)) && s->n < SCAN_MAX) {
+		if (de->d_name[0] == '.' || strlen(de->d_name) > 40)
+			continue;
+		if (is_our_volume(sysfs, de->d_name) ||
+		    is_suspended(sysfs, de->d_name))
+			continue;
+		look_at(s, de->d_name);
+	}
+	closedir(d);
+	return 0;
+}
+
+void bds_scan_free(struct bds_scan *s)
+{
+	free(s->found);
+	free(s->paths);
+	memset(s, 0, sizeof(*s));
+}

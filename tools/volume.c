@@ -1,0 +1,66 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The table of a labelled volume (see volume.h).
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "assemble.h"
+#include "volume.h"
+
+u64 bds_volume_length(const struct bds_label *l)
+{
+	return l->data_sectors * l->nr_members;
+}
+
+static bool append(char *buf, size_t sz, size_t *len, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+static bool append(char *buf, size_t sz, size_t *len, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (*len >= sz)
+		return false;
+	va_start(ap, fmt);
+	n = vsnprintf(buf + *len, sz - *len, fmt, ap);
+	va_end(ap);
+	if (n < 0 || (size_t)n >= sz - *len)
+		return false;
+	*len += (size_t)n;
+	return true;
+}
+
+bool bds_volume_params(const struct bds_label *l, const char *const *devs,
+		       char *buf, size_t sz)
+{
+	char uuid[37];
+	size_t len = 0;
+	u32 g, k, i = 0;
+
+	bds_uuid_format(l->volume_uuid, uuid);
+	if (!append(buf, sz, &len, "%llu %u",
+		    (unsigned long long)l->chunk_sectors, l->nr_groups))
+		return false;
+	for (g = 0; g < l->nr_groups; g++) {
+		if (!append(buf, sz, &len, " %u", l->group_size[g]))
+			return false;
+		for (k = 0; k < l->group_size[g]; k++, i++)
+			if (!append(buf, sz, &len, " %s %llu", devs[i],
+				    (unsigned long long)l->member_offset[i]))
+				return false;
+	}
+	if (l->layout == BDS_LAYOUT_SEQUENTIAL)
+		return append(buf, sz, &len, " 4 layout sequential volume %s",
+			      uuid);
+	return append(buf, sz, &len, " 2 volume %s", uuid);
+}
+
+void bds_volume_dm_uuid(const struct bds_label *l, char *out, size_t sz)
+{
+	char uuid[37];
+
+	bds_uuid_format(l->volume_uuid, uuid);
+	snprintf(out, sz, BDS_DM_UUID_PREFIX "%s", uuid);
+}

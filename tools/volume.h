@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * A labelled volume as device-mapper sees it: the table that the labels
+ * describe (never the controllers as they are numbered now: the on-disk
+ * layout is fixed at creation), and its dm UUID.
+ */
+#ifndef BDS_VOLUME_H
+#define BDS_VOLUME_H
+
+#include <stddef.h>
+
+#include "../dm-bds-label.h"
+#include "dm.h"
+
+/* The volume's length in sectors. */
+u64 bds_volume_length(const struct bds_label *l);
+
+/*
+ * The bds-stripe parameters of volume @l, member i being the device
+ * @devs[i] ("MAJ:MIN"), with "volume <uuid>" so that the kernel checks
+ * every label.  Returns false if @buf is too small.
+ */
+bool bds_volume_params(const struct bds_label *l, const char *const *devs,
+		       char *buf, size_t sz);
+
+/* "BDS-<volume uuid>" */
+void bds_volume_dm_uuid(const struct bds_label *l, char *out, size_t sz);
+
+#endif /* BDS_VOLUME_H */
