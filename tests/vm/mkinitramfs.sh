@@ -5,7 +5,9 @@
 # and print its path on stdout.  Progress goes to stderr.
 #
 # The base cpio holds the host's own binaries (busybox-static, dmsetup, fio,
-# xfsprogs, mdadm, kmod, util-linux pieces) with their shared libraries, the
+# xfsprogs, mdadm, lvm2, kmod, util-linux pieces) with their shared
+# libraries (libdevmapper and libblkid among them, which tools/bdsadm,
+# given to the guest by vm-run --exec, links), the
 # kernel modules the tests need (decompressed, with a depmod'ed guest module
 # tree) and tests/vm/guest-init as /init.  It is cached under
 # $BDS_CACHE/initramfs/, keyed by the kernel version and a hash of this script
@@ -55,15 +57,17 @@ trap 'rm -rf "$ST"' EXIT
 PROGS=(
 	dmsetup fio mkfs.xfs xfs_repair xfs_io xfs_db xfs_spaceman xfs_info
 	xfs_growfs xfs_admin mdadm kmod blkdiscard blockdev lsblk losetup
-	findmnt wipefs blkid bash dd
+	findmnt wipefs blkid bash dd sfdisk lvm
 )
+# lvm2's commands are lvm itself under another name.
+LVM_CMDS=(pvcreate pvremove pvs pvdisplay vgcreate vgremove vgs lvcreate lvremove lvs)
 # Optional ones: copied when the host has them.
 OPT_PROGS=(sg_inq lsscsi)
 
 # Kernel modules (names as modprobe knows them; missing ones are skipped,
 # built-in ones need nothing).
 MODS=(
-	dm-mod dm-flakey dm-delay dm-zero dm-snapshot md-mod raid0 linear xfs
+	dm-mod dm-flakey dm-delay dm-zero dm-snapshot md-mod raid0 raid1 linear xfs
 	libcrc32c crc32c_generic crc32c-intel
 	virtio_pci virtio_scsi virtio_blk sd_mod scsi_mod scsi_debug
 	null_blk loop
@@ -103,6 +107,22 @@ for p in "${PROGS[@]}"; do
 done
 for p in "${OPT_PROGS[@]}"; do
 	copy_prog "$p" || true
+done
+
+# Shared libraries of the programs vm-run puts into the guest (--exec:
+# tools/bdsadm links libdevmapper and libblkid), with what they link: the
+# programs above bring them too, but the guest must not depend on that.
+EXEC_LIBS=(libdevmapper.so.1.02.1 libblkid.so.1)
+for l in "${EXEC_LIBS[@]}"; do
+	p=$(ldconfig -p | sed -n "s|^[[:space:]]*$l (libc6,x86-64) => ||p" | sed -n 1p)
+	[ -n "$p" ] || die "host library '$l' not found (tests/tools/setup.sh installs it)"
+	copy_file "$p"
+	copy_libs "$p"
+done
+
+lvm=$(command -v lvm)
+for p in "${LVM_CMDS[@]}"; do
+	ln -sf "$lvm" "$ST$(dirname "$lvm")/$p"
 done
 
 # kmod multi-call links (real kmod, not busybox's, for .ko handling / depmod).
@@ -156,6 +176,32 @@ install -m 0755 "$HERE/guest-init" "$ST/init"
 printf 'root:x:0:0:root:/root:/bin/sh\n' >"$ST/etc/passwd"
 printf 'root:x:0:\ndisk:x:6:\n' >"$ST/etc/group"
 : >"$ST/etc/fstab"
+# lvm2 and mdadm without udev (there is none in the guest) and without
+# the host's configuration: device nodes are made by the tools, no
+# metadata backups (/etc/lvm would fill up with them), no lvmetad or
+# devices file.
+mkdir -p "$ST/etc/lvm" "$ST/etc/mdadm" "$ST/run/lvm"
+cat >"$ST/etc/lvm/lvm.conf" <<'LVMCONF'
+devices {
+	obtain_device_list_from_udev = 0
+	external_device_info_source = "none"
+	use_devicesfile = 0
+}
+activation {
+	udev_sync = 0
+	udev_rules = 0
+	monitoring = 0
+}
+backup {
+	backup = 0
+	archive = 0
+}
+global {
+	locking_dir = "/run/lvm"
+}
+LVMCONF
+printf 'DEVICE partitions\nCREATE owner=root group=disk mode=0660 auto=yes\n' \
+	>"$ST/etc/mdadm/mdadm.conf"
 ln -sf /proc/mounts "$ST/etc/mtab"
 printf '%s\n' "$KVER" >"$ST/bds/kver"
 printf '%s\n' "$SERIES" >"$ST/bds/kseries"
