@@ -150,6 +150,45 @@ t "wipe of conflicting copies: exit 0" rc_is 0
 run wipe
 t "wipe without a device: exit 2" rc_is 2
 
+# --- plan, create, assemble, stop, incremental: what needs no device-mapper
+# (they run against real devices in the VM tests, tests/vm/t/)
+. "$(dirname "$0")/fixtures.sh"
+tree_2x4 "$W/2x4"
+ALL8="sdb sdc sdd sde sdf sdg sdh sdi"
+run plan --sysfs "$W/2x4/sys" --mounts "$W/2x4/mounts" --chunk 64K $ALL8
+t "plan: the table and the summary, and how to create it labelled" eval 'rc_is 0 &&
+	out_has "0 67108864 bds-stripe 128 2 4 8:16 0" && out_has "order 0,4,1,5,2,6,3,7" &&
+	out_has "bdsadm create NAME" && ! out_has "dmsetup create"'
+cp "$W/out" "$W/plan.out"
+ln -sf "$(realpath "$BDSADM")" "$W/bds-stripe-table"
+"$W/bds-stripe-table" --sysfs "$W/2x4/sys" --mounts "$W/2x4/mounts" --chunk 64K $ALL8 >"$W/table.out" 2>"$W/err"
+RC=$?
+t "bds-stripe-table is bdsadm plan under its old name" eval 'rc_is 0 &&
+	diff <(sed "/^Create it/,\$d" "$W/plan.out") <(sed "/^Create it/,\$d" "$W/table.out") >/dev/null'
+run plan --create vol sdb
+t "plan --create: usage error, plan changes nothing" eval 'rc_is 2 && err_has "bdsadm plan does not take --create"'
+run create
+t "create without NAME: exit 2" rc_is 2
+run create vol
+t "create without devices: exit 2" eval 'rc_is 2 && err_has "create needs a volume NAME and its DEVICEs"'
+run create --sysfs "$W/2x4/sys" vol sdb
+t "create on a fake sysfs: usage error (real devices only)" eval 'rc_is 2 && err_has "bdsadm create does not take --sysfs"'
+run create 'a/b' sdb
+t "create: a name with / is refused" eval 'rc_is 2 && err_has "volume name"'
+run assemble
+t "assemble without NAME or --scan: exit 2" eval 'rc_is 2 && err_has "usage: bdsadm assemble"'
+run assemble --scan vol
+t "assemble --scan with a NAME: exit 2" rc_is 2
+run assemble --uuid not-a-uuid
+t "assemble --uuid with a bad UUID: exit 2" eval 'rc_is 2 && err_has "not a UUID"'
+run stop
+t "stop without NAME: exit 2" rc_is 2
+run incremental
+t "incremental without a device: exit 2" rc_is 2
+run help
+t "help lists every verb" eval 'rc_is 0 && out_has "bdsadm create" && out_has "bdsadm assemble" &&
+	out_has "bdsadm stop" && out_has "bdsadm incremental" && out_has "bdsadm plan"'
+
 echo "1..$ntest"
 echo "$npass passed, $nfail failed"
 [ "$nfail" -eq 0 ]
