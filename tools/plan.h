@@ -146,6 +146,8 @@ void describe_holders(const char *list, char *out, size_t sz);
 
 /* topology.c */
 void resolve(struct member *m);
+/* The serial of the disk at sysfs directory @diskdir, "" if none. */
+void disk_serial(const char *diskdir, char *serial, size_t sz);
 
 /* checks.c */
 void check_members(void);

@@ -175,12 +175,13 @@ static int add_controller(const char *name, const char *desc)
 }
 
 /*
- * The disk's serial number, for messages and the label: the SCSI unit
- * serial number page (VPD 0x80), else the serial attribute of NVMe and
- * virtio-blk, else the WWID.  Non-printable bytes and blanks at either
- * end are dropped.
+ * The serial number of the disk whose sysfs directory is @diskdir, for
+ * messages and the label: the SCSI unit serial number page (VPD 0x80),
+ * else the serial attribute of NVMe and virtio-blk, else the WWID.
+ * Non-printable bytes and blanks at either end are dropped; "" if none.
+ * bdsadm detail compares it with the label's, so both read it here.
  */
-static void read_serial(struct member *m)
+void disk_serial(const char *diskdir, char *serial, size_t sz)
 {
 	static const char *const attrs[] = { "device/serial", "serial",
 					     "wwid", "device/wwid" };
@@ -188,8 +189,10 @@ static void read_serial(struct member *m)
 	size_t i, n = 0, o = 0, len;
 	FILE *f;
 
-	m->serial[0] = 0;
-	xsnprintf(path, sizeof(path), "%s/device/vpd_pg80", m->diskdir);
+	if (!sz)
+		return;
+	serial[0] = 0;
+	xsnprintf(path, sizeof(path), "%s/device/vpd_pg80", diskdir);
 	f = fopen(path, "rb");
 	if (f) {
 		n = fread(buf, 1, sizeof(buf) - 1, f);
@@ -206,16 +209,16 @@ static void read_serial(struct member *m)
 		}
 	}
 	for (i = 0; !n && i < sizeof(attrs) / sizeof(attrs[0]); i++)
-		if (read_attr(m->diskdir, attrs[i], buf, sizeof(buf)))
+		if (read_attr(diskdir, attrs[i], buf, sizeof(buf)))
 			n = strlen(buf);
-	for (i = 0; i < n && o < sizeof(m->serial) - 1; i++)
+	for (i = 0; i < n && o < sz - 1; i++)
 		if (buf[i] > ' ' && buf[i] < 127)
-			m->serial[o++] = buf[i];
+			serial[o++] = buf[i];
 		else if (buf[i] == ' ' && o)
-			m->serial[o++] = '_';
-	while (o && m->serial[o - 1] == '_')
+			serial[o++] = '_';
+	while (o && serial[o - 1] == '_')
 		o--;
-	m->serial[o] = 0;
+	serial[o] = 0;
 }
 
 /*
@@ -303,7 +306,7 @@ void resolve(struct member *m)
 	}
 	xsnprintf(link, sizeof(link), "%s/holders", m->dir);
 	list_dir(link, m->holders, sizeof(m->holders));
-	read_serial(m);
+	disk_serial(m->diskdir, m->serial, sizeof(m->serial));
 
 	{
 		char ctrl[NAME_SZ], desc[2 * NAME_SZ];
