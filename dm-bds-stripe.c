@@ -198,6 +198,33 @@ static int bds_read_copy(struct block_device *bdev, struct page *page,
 }
 
 /*
+ * Read and decode both label copies of @bdev: the primary at sector 8,
+ * the backup where a valid primary says or else at the member's end.
+ * @err gets each copy's verdict, @rd each read's error (0: it was read).
+ */
+static void bds_read_copies(struct block_device *bdev, struct page *page,
+			    struct bds_label_check *lc,
+			    enum bds_label_err *err, int *rd)
+{
+	u64 size = bdev_nr_sectors(bdev), backup;
+
+	if (size < BDS_LABEL_MIN_MEMBER)
+		return;
+	rd[0] = bds_read_copy(bdev, page, BDS_LABEL_PRIMARY);
+	if (!rd[0])
+		err[0] = bds_label_read(page_address(page), BDS_LABEL_SIZE,
+					BDS_LABEL_PRIMARY, &lc->copy[0]);
+	backup = err[0] ? bds_label_backup_sector(size) :
+		 lc->copy[0].backup_sector;
+	if (backup > size - BDS_LABEL_SECTORS)
+		return;
+	rd[1] = bds_read_copy(bdev, page, backup);
+	if (!rd[1])
+		err[1] = bds_label_read(page_address(page), BDS_LABEL_SIZE,
+					backup, &lc->copy[1]);
+}
+
+/*
  * The label copy of member @m that counts, as userspace picks it: the
  * primary at sector 8, the backup where a valid primary says or else at
  * the member's end, the newer of two valid ones.  NULL with ti->error set
@@ -213,7 +240,7 @@ static const struct bds_label *bds_member_label(struct bds_ctx *sc,
 	struct bds_member *mb = &sc->members[m];
 	struct block_device *bdev = mb->dev->bdev;
 	enum bds_label_err err[2] = { BDS_LABEL_ERR_SHORT, BDS_LABEL_ERR_SHORT };
-	u64 size = bdev_nr_sectors(bdev), backup;
+	int rd[2] = { 0, 0 };
 	int pick;
 
 	*r = -EINVAL;
@@ -223,30 +250,26 @@ static const struct bds_label *bds_member_label(struct bds_ctx *sc,
 		ti->error = "Member's logical blocks exceed 4 KiB: it cannot carry a label";
 		return NULL;
 	}
-	if (size >= BDS_LABEL_MIN_MEMBER) {
-		*r = bds_read_copy(bdev, page, BDS_LABEL_PRIMARY);
-		if (!*r)
-			err[0] = bds_label_read(page_address(page),
-						BDS_LABEL_SIZE,
-						BDS_LABEL_PRIMARY, &lc->copy[0]);
-		backup = err[0] ? bds_label_backup_sector(size) :
-			 lc->copy[0].backup_sector;
-		if (!*r && backup <= size - BDS_LABEL_SECTORS) {
-			*r = bds_read_copy(bdev, page, backup);
-			if (!*r)
-				err[1] = bds_label_read(page_address(page),
-							BDS_LABEL_SIZE, backup,
-							&lc->copy[1]);
-		}
-		if (*r) {
+	bds_read_copies(bdev, page, lc, err, rd);
+	/*
+	 * A copy that cannot be read counts as no copy: the other one
+	 * decides, as it does when a copy is damaged.  With neither copy
+	 * valid, an unreadable one is the reason given.
+	 */
+	pick = bds_label_pick(err[0], &lc->copy[0], err[1], &lc->copy[1]);
+	if (rd[0] || rd[1]) {
+		if (pick < 0 && pick != BDS_LABEL_PICK_CONFLICT) {
 			DMERR("member %u (%s): label read error %d", m,
-			      mb->dev->name, *r);
+			      mb->dev->name, rd[0] ? rd[0] : rd[1]);
 			ti->error = "Member's label could not be read";
+			*r = rd[0] ? rd[0] : rd[1];
 			return NULL;
 		}
+		DMWARN("member %u (%s): its %s label copy cannot be read (error %d); the %s copy counts",
+		       m, mb->dev->name, rd[0] ? "primary" : "backup",
+		       rd[0] ? rd[0] : rd[1], rd[0] ? "backup" : "primary");
 	}
 	*r = -EINVAL;
-	pick = bds_label_pick(err[0], &lc->copy[0], err[1], &lc->copy[1]);
 	if (pick == BDS_LABEL_PICK_CONFLICT) {
 		DMERR("member %u (%s): its label copies name different volumes or members",
 		      m, mb->dev->name);

@@ -115,8 +115,9 @@ static void check_signatures(void)
 		}
 		if (bds_dev_open(&d, node, false, why, sizeof(why)))
 			refuse("%s", why);
-		if (bds_labels_read(&d, &dl))
-			refuse("%s: cannot read it: %s", node, strerror(errno));
+		rc = bds_labels_read(&d, &dl);
+		if (rc)
+			refuse("%s: cannot read it: %s", node, strerror(-rc));
 		bds_dev_close(&d);
 		l = bds_labels_best(&dl);
 		if (l) {

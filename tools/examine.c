@@ -27,6 +27,10 @@ static void copy_state(const struct bds_dev_labels *dl, int i, char *buf,
 		snprintf(buf, sz, "valid at sector %llu, generation %llu",
 			 (unsigned long long)dl->sector[i],
 			 (unsigned long long)dl->copy[i].generation);
+	else if (dl->io_err[i])
+		snprintf(buf, sz, "cannot be read at sector %llu: %s",
+			 (unsigned long long)dl->sector[i],
+			 strerror(-dl->io_err[i]));
 	else
 		snprintf(buf, sz, "not valid at sector %llu: %s",
 			 (unsigned long long)dl->sector[i],

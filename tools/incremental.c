@@ -77,13 +77,15 @@ static int incremental(const char *dev)
 	char why[256], msg[1024], dmuuid[BDS_DM_UUID_SZ], name[BDS_DM_NAME_SZ];
 	char *argv[] = { "assemble", "--uuid", NULL, NULL };
 	char uuid[37];
+	int rc;
 
 	if (bds_dev_open(&d, dev, false, why, sizeof(why))) {
 		bds_err("%s", why);
 		return BDS_EXIT_FAIL;
 	}
-	if (bds_labels_read(&d, &dl)) {
-		bds_err("%s: cannot read its labels: %s", dev, strerror(errno));
+	rc = bds_labels_read(&d, &dl);
+	if (rc) {
+		bds_err("%s: cannot read its labels: %s", dev, strerror(-rc));
 		bds_dev_close(&d);
 		return BDS_EXIT_FAIL;
 	}

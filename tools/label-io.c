@@ -127,8 +127,10 @@ static int read_copy(const struct bds_dev *d, u8 *buf, u64 sector, int i,
 	if (sector + BDS_LABEL_SECTORS > d->sectors)
 		return 0;
 	rc = io_at(d, buf, sector, false);
-	if (rc < 0)
-		return rc;
+	if (rc < 0) {
+		out->io_err[i] = rc;
+		return 0;
+	}
 	if (rc == 0)
 		out->err[i] = bds_label_read(buf, BDS_LABEL_SIZE, sector,
 					     &out->copy[i]);
@@ -145,21 +147,20 @@ int bds_labels_read(const struct bds_dev *d, struct bds_dev_labels *out)
 	out->pick = -1;
 	if (!buf)
 		return -ENOMEM;
-	rc = read_copy(d, buf, BDS_LABEL_PRIMARY, 0, out);
-	if (rc)
-		goto out;
+	read_copy(d, buf, BDS_LABEL_PRIMARY, 0, out);
 	if (out->err[0] == BDS_LABEL_OK)
 		backup = out->copy[0].backup_sector;
 	else if (d->sectors >= BDS_LABEL_MIN_MEMBER)
 		backup = bds_label_backup_sector(d->sectors);
 	else
 		backup = d->sectors;	/* nothing to read */
-	rc = read_copy(d, buf, backup, 1, out);
-	if (rc)
-		goto out;
+	read_copy(d, buf, backup, 1, out);
 	out->pick = bds_label_pick(out->err[0], &out->copy[0], out->err[1],
 				   &out->copy[1]);
-out:
+	/* as the kernel does: an unreadable copy is no copy */
+	rc = 0;
+	if (out->pick == -1 && (out->io_err[0] || out->io_err[1]))
+		rc = out->io_err[0] ? out->io_err[0] : out->io_err[1];
 	free(buf);
 	return rc;
 }

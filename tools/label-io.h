@@ -27,6 +27,7 @@ struct bds_dev {
 /* What a device holds: both copies and the one that counts. */
 struct bds_dev_labels {
 	enum bds_label_err err[2];	/* primary, backup */
+	int io_err[2];			/* -errno of a failed read, else 0 */
 	u64 sector[2];			/* where each was read */
 	struct bds_label copy[2];
 	int pick;			/* 0, 1, -1 none, BDS_LABEL_PICK_CONFLICT */
@@ -42,8 +43,10 @@ void bds_dev_close(struct bds_dev *d);
 
 /*
  * Read both copies.  The backup is read where a valid primary says it
- * is, else at the end of the device as it is now.  Returns 0 (the copies
- * may still both be invalid: see ->pick), or -errno on an I/O error.
+ * is, else at the end of the device as it is now.  A copy that cannot be
+ * read counts as no copy (->io_err says why), as in the kernel.  Returns
+ * 0 (the copies may still both be invalid: see ->pick), or -errno when
+ * no copy counts and a read failed.
  */
 int bds_labels_read(const struct bds_dev *d, struct bds_dev_labels *out);
 

@@ -57,6 +57,7 @@ static void look_at(struct bds_scan *s, const char *name)
 	const struct bds_label *l;
 	struct bds_dev d;
 	char why[256], *path = s->paths[s->n];
+	int rc;
 
 	snprintf(path, sizeof(s->paths[0]), "/dev/%s", name);
 	if (bds_dev_open(&d, path, false, why, sizeof(why)))
@@ -65,9 +66,10 @@ static void look_at(struct bds_scan *s, const char *name)
 		bds_dev_close(&d);
 		return;
 	}
-	if (bds_labels_read(&d, &dl)) {
+	rc = bds_labels_read(&d, &dl);
+	if (rc) {
 		fprintf(stderr, "bdsadm: %s: cannot read its labels: %s; left out\n",
-			path, strerror(errno));
+			path, strerror(-rc));
 		bds_dev_close(&d);
 		return;
 	}

@@ -18,6 +18,10 @@
 #      ahead of member 0;
 #  - a member whose primary copy is destroyed still loads (the backup
 #    copy counts);
+#  - a member whose primary copy gives I/O errors (dm "error" target over
+#    its sectors) loads too, the kernel saying that the backup counts, and
+#    bdsadm examine shows the same; with both copies unreadable the table
+#    is refused with "Member's label could not be read";
 #  - without "volume", the swapped table loads as before (no label read).
 # The module then unloads with nothing held.
 #
@@ -122,6 +126,44 @@ sync
 bds_dm_create $VOL "$T"
 log "loaded with member 1's primary copy zeroed"
 bds_dm_remove $VOL
+
+# --- a copy that cannot be read: the other one counts ------------------------------
+# C seen through a dm device whose sectors of one or both label copies give
+# I/O errors (the "error" target); the table names that device instead of C.
+S=$(bds_sectors "$C")
+BK=$((S / 8 * 8 - 16))
+bds-mklabels --only 2 "$U" 128 interleave 2,1 "$A" "$B" "$C" >/dev/null
+printf '0 8 linear %s 0\n8 16 error\n24 %s linear %s 24\n' "$C" $((S - 24)) "$C" |
+	dmsetup create cerr1
+printf '0 8 linear %s 0\n8 16 error\n24 %s linear %s 24\n%s 16 error\n' \
+	"$C" $((BK - 24)) "$C" "$BK" | dmsetup create cerr2
+[ $((BK + 16)) -eq "$S" ] || fail "backup copy not at the end: $BK + 16 != $S"
+bds_mark "primary unreadable"
+T1=$(echo "$T" | sed "s|$C 2048|/dev/mapper/cerr1 2048|")
+bds_dm_create $VOL "$T1"
+bds_dmesg_since "primary unreadable" >/tmp/k.log
+check "primary unreadable: the kernel uses the backup and says so" \
+	grep -qE "bds-stripe: member 2 \(.*\): its primary label copy cannot be read \(error -5\); the backup copy counts" /tmp/k.log
+bds_dm_remove $VOL
+run bdsadm examine /dev/mapper/cerr1 >/tmp/ex.txt
+check "examine: the primary cannot be read, the backup counts" \
+	grep -q "Primary copy : cannot be read at sector 8" /tmp/ex.txt
+check "examine: ... backup copy counts" grep -q "backup copy counts" /tmp/ex.txt
+bds_mark "both unreadable"
+if echo "$T" | sed "s|$C 2048|/dev/mapper/cerr2 2048|" | dmsetup create $VOL 2>/dev/null; then
+	check "both copies unreadable: refused" false
+	bds_dm_remove $VOL
+fi
+bds_dmesg_since "both unreadable" >/tmp/k.log
+check "both copies unreadable: refused with 'Member's label could not be read'" \
+	grep -qF "bds-stripe: Member's label could not be read" /tmp/k.log
+check "both copies unreadable: no device left" sh -c "! dmsetup info $VOL >/dev/null 2>&1"
+if bdsadm examine /dev/mapper/cerr2 >/tmp/ex.txt 2>&1; then
+	check "examine of a member with no readable copy: exit 1" false
+fi
+check "examine says the read failed" grep -q "read error" /tmp/ex.txt
+bds_dm_remove cerr1
+bds_dm_remove cerr2
 
 # --- without "volume", labels are not read ------------------------------------------
 bds_dm_create $VOL "$(echo "$swap_ab" | sed "s| 2 volume $U\$||")"
