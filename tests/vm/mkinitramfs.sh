@@ -120,6 +120,24 @@ for l in "${EXEC_LIBS[@]}"; do
 	copy_libs "$p"
 done
 
+# udev, for the tests that start it (systemd-udevd --daemon): the daemon,
+# udevadm, scsi_id, and the rules that name block devices and make
+# device-mapper's nodes; the bds-stripe rule itself comes with the test
+# (run-suite, -x).  Nothing starts udev unless a test does.
+UDEV_RULES=(50-udev-default.rules 60-block.rules 60-persistent-storage.rules
+	55-dm.rules 60-persistent-storage-dm.rules 95-dm-notify.rules)
+for f in /lib/systemd/systemd-udevd /bin/udevadm /lib/udev/scsi_id; do
+	[ -e "$f" ] || die "host file '$f' not found (package udev)"
+	copy_file "$f"
+	copy_libs "$f"
+done
+for r in "${UDEV_RULES[@]}"; do
+	[ -e "/lib/udev/rules.d/$r" ] || die "udev rule $r not found on the host"
+	copy_file "/lib/udev/rules.d/$r"
+done
+mkdir -p "$ST/etc/udev/rules.d"
+printf 'udev_log=info\n' >"$ST/etc/udev/udev.conf"
+
 lvm=$(command -v lvm)
 for p in "${LVM_CMDS[@]}"; do
 	ln -sf "$lvm" "$ST$(dirname "$lvm")/$p"

@@ -1,0 +1,111 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# With systemd-udevd running and the bds-stripe udev rule installed (the
+# rule 'make install' writes, naming the guest's bdsadm), a labelled volume
+# comes back by itself when its disks appear.  Four disks on two
+# controllers become a volume (bdsadm create), with XFS and a file on it;
+# the volume is stopped and every disk is deleted from the kernel (SCSI
+# delete).  udev is started, and the disks are added back one by one, each
+# with a SCSI scan of its own target, in another order than before:
+#  - after each of the first three, udev has run the rule (bdsadm
+#    incremental recorded the member in /run/bds-stripe/<uuid>) and there
+#    is no volume;
+#  - after the last, /dev/mapper/vol appears; its table has the members in
+#    their labelled order (checked by serial) and "volume <uuid>", and the
+#    file reads back with its checksum.
+# Then the volume is stopped, udev exits and the module unloads.
+#
+# topology: ctl=2 ctl=2
+# timeout: 300
+
+# shellcheck disable=SC1091
+. /bds/guest-lib.sh
+
+[ -x /bds/bin/69-bds-stripe.rules ] || fail "the udev rule is not in the guest (run-suite gives it)"
+bds_load_module
+# shellcheck disable=SC2046 # one word per member
+set -- $(bds_all_members)
+[ $# -eq 4 ] || fail "need 2 + 2 disks, have: $*"
+
+# serial_of MAJ:MIN: the QEMU serial of that disk
+serial_of() { tail -c +5 "/sys/dev/block/$1/device/vpd_pg80" | tr -d '\000 '; }
+# table_serials VOL: the serials of the volume's members, in table order
+table_serials() {
+	for _w in $(dmsetup table "$1"); do
+		case "$_w" in
+		*:*) printf '%s ' "$(serial_of "$_w")" ;;
+		esac
+	done
+}
+
+run bdsadm create vol --chunk 64K "$@"
+UUID=$(bdsadm examine --export "$1" | sed -n 's/^BDS_VOLUME_UUID=//p')
+[ -n "$UUID" ] || fail "no volume UUID in the label of $1"
+ORDER=$(table_serials vol)
+log "created: $(dmsetup table vol); serials in table order: $ORDER"
+run mkfs.xfs -q /dev/mapper/vol
+run mount -t xfs /dev/mapper/vol /mnt
+head -c 8388608 /dev/urandom >/mnt/file
+SUM=$(sha256sum </mnt/file)
+run umount /mnt
+run bdsadm stop vol
+
+# Every disk out of the kernel; remember its SCSI address.
+ADDRS=""
+for m in "$@"; do
+	dev=$(bds_dev "$m")
+	addr=$(basename "$(readlink -f "/sys/block/$dev/device")")
+	ADDRS="$ADDRS $addr"
+	echo 1 >"/sys/block/$dev/device/delete"
+done
+log "deleted the disks at$ADDRS"
+check "no disk left" sh -c '! ls /sys/block | grep -q "^sd"'
+
+# udev with the rule, as on an installed system (dm's rules make /dev/mapper).
+cp /bds/bin/69-bds-stripe.rules /etc/udev/rules.d/69-bds-stripe.rules
+chmod 0644 /etc/udev/rules.d/69-bds-stripe.rules
+env -u DM_DISABLE_UDEV /lib/systemd/systemd-udevd --daemon ||
+	fail "systemd-udevd did not start"
+run udevadm settle -t 30
+
+# seen: members bdsadm incremental has recorded
+seen() { cat "/run/bds-stripe/$UUID" 2>/dev/null | wc -l; }
+# Add back in the order 4th, 2nd, 1st, 3rd (addresses are H:C:T:L).
+set -- $ADDRS
+n=0
+for addr in "$4" "$2" "$1" "$3"; do
+	n=$((n + 1))
+	IFS=: read -r h c t l <<EOF
+$addr
+EOF
+	echo "$c $t $l" >"/sys/class/scsi_host/host$h/scan"
+	run udevadm settle -t 30
+	i=0
+	while [ "$(seen)" -lt "$n" ] && [ $i -lt 100 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	expect_eq "$(seen)" "$n" "after disk $n ($addr): members recorded by udev"
+	if [ $n -lt 4 ]; then
+		check "after disk $n: no volume yet" sh -c '! dmsetup info vol >/dev/null 2>&1'
+	fi
+done
+i=0
+while [ ! -b /dev/mapper/vol ] && [ $i -lt 200 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+check "after the last disk: /dev/mapper/vol exists" [ -b /dev/mapper/vol ]
+log "records: $(cat "/run/bds-stripe/$UUID")"
+[ -b /dev/mapper/vol ] || fail "the volume did not appear"
+log "assembled by udev: $(dmsetup table vol)"
+expect_eq "$(table_serials vol)" "$ORDER" "members in their labelled order (serials)"
+check "the table names the volume" sh -c "dmsetup table vol | grep -q ' 2 volume $UUID\$'"
+run mount -t xfs /dev/mapper/vol /mnt
+expect_eq "$(sha256sum </mnt/file)" "$SUM" "the file's checksum"
+run umount /mnt
+run bdsadm stop vol
+udevadm control --exit || true
+bds_expect_clean
+pass
