@@ -32,7 +32,7 @@ static void tell_oddities(const struct bds_scan *s,
 		const struct bds_found *f = &s->found[r->member[i]];
 
 		if (f->copy == 1)
-			bds_err("volume %s: member %u (%s): its primary label copy is damaged, its backup copy (sector %llu) was used; the data is intact, but check the disk ('bdsadm examine %s', smartctl)",
+			bds_err("volume %s: member %u (%s): its primary label copy is damaged, its backup copy (sector %llu) was used; check the disk ('bdsadm examine %s', smartctl)",
 				r->name, i, f->dev,
 				(unsigned long long)f->label.label_sector,
 				f->dev);

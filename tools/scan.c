@@ -51,6 +51,31 @@ static bool is_suspended(const char *sysfs, const char *name)
 	return v[0] == '1';
 }
 
+/*
+ * A device held by another device-mapper or md device (a multipath map
+ * over its paths, a linear or crypt mapping, an md array) is seen through
+ * its holder: the label is read there, not twice.  Held by one of our
+ * volumes, it is a member of an active volume and is looked at.
+ */
+static bool is_held_by_other(const char *sysfs, const char *name)
+{
+	char dir[512];
+	struct dirent *de;
+	bool other = false;
+	DIR *d;
+
+	snprintf(dir, sizeof(dir), "%s/class/block/%s/holders", sysfs, name);
+	d = opendir(dir);
+	if (!d)
+		return false;
+	while (!other && (de = readdir(d)))
+		if (de->d_name[0] != '.' && strlen(de->d_name) < 64 &&
+		    !is_our_volume(sysfs, de->d_name))
+			other = true;
+	closedir(d);
+	return other;
+}
+
 static void look_at(struct bds_scan *s, const char *name)
 {
 	struct bds_dev_labels dl;
@@ -114,7 +139,8 @@ int bds_scan(const char *sysfs, struct bds_scan *s)
 		if (de->d_name[0] == '.' || strlen(de->d_name) > 40)
 			continue;
 		if (is_our_volume(sysfs, de->d_name) ||
-		    is_suspended(sysfs, de->d_name))
+		    is_suspended(sysfs, de->d_name) ||
+		    is_held_by_other(sysfs, de->d_name))
 			continue;
 		look_at(s, de->d_name);
 	}

@@ -3,7 +3,9 @@
  * Finding members: every block device of the system is looked at for a
  * bds-stripe label (both copies, bds_labels_read()), wherever its disk
  * is now and whatever its name.  bdsadm's own volumes (dm UUID BDS-...)
- * are not looked into.
+ * are not looked into, nor suspended dm devices; a device held by another
+ * dm or md device (multipath paths, a linear mapping over a disk) is seen
+ * through its holder only.
  */
 #ifndef BDS_SCAN_H
 #define BDS_SCAN_H
