@@ -1,0 +1,259 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unit tests of bdsadm's reading of an active volume (tools/volstat.c):
+ * the table and status lines of the target, as bdsadm list and detail
+ * parse them.  device-mapper and sysfs are stubs here, giving the lines
+ * a test sets.
+ *
+ *   the documented status example (Documentation/bds-stripe.rst) and its
+ *   table                            members, order, counters per group
+ *   labelled and sequential tables   the volume UUID, the layout word
+ *   D in the health string           the members with errors, listed
+ *   random geometries (1 to 128 members in 1 to 32 groups): the table
+ *   and the status the target prints give back each member, its stripe
+ *   position (that of bds_layout_init) and each group's counters
+ *   every malformed status           refused, with its reason
+ *   bds_vol_read: no device, another target, no status, a full read
+ * Output is TAP; the last line is "N passed, N failed".
+ */
+#include "../../tools/volstat.h"
+#include "../../tools/assemble.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tap.h"
+
+/* --- stubs of device-mapper (dm.c) and sysfs (util.c) --------------------- */
+
+static struct bds_dm_info stub_info;
+static const char *stub_table, *stub_status;
+static bool stub_reachable = true;
+
+bool bds_dm_info(const char *name, struct bds_dm_info *info)
+{
+	(void)name;
+	*info = stub_info;
+	return stub_reachable;
+}
+
+bool bds_dm_table(const char *name, char *buf, size_t sz)
+{
+	(void)name;
+	if (!stub_table)
+		return false;
+	snprintf(buf, sz, "%s", stub_table);
+	return true;
+}
+
+bool bds_dm_status(const char *name, char *buf, size_t sz)
+{
+	(void)name;
+	if (!stub_status)
+		return false;
+	snprintf(buf, sz, "%s", stub_status);
+	return true;
+}
+
+bool read_u64_attr(const char *dir, const char *attr, u64 *v)
+{
+	(void)dir;
+	(void)attr;
+	*v = 67108864;
+	return true;
+}
+
+/* --- tests ------------------------------------------------------------------ */
+
+#define T2X4 "128 2 4 8:16 0 8:32 0 8:48 0 8:64 0 4 8:80 0 8:96 0 8:112 0 8:128 0"
+#define S2X4 "8 AAAAAAAA interleave 0,4,1,5,2,6,3,7 2 100 40 12800 5120 101 41 12801 5121"
+#define UUID "10111213-1415-4617-9819-1a1b1c1d1e1f"
+
+static struct bds_vol v;
+
+static void documented_example(void)
+{
+	char buf[64];
+	const char *e1 = bds_vol_parse_table(T2X4, &v);
+	const char *e2 = bds_vol_parse_status(S2X4, &v);
+
+	check(!e1 && v.have_table && v.nr_members == 8 &&
+	      v.args.nr_groups == 2 && v.args.chunk == 128,
+	      "the 2 x 4 table: 8 members, 2 groups, chunk 128 (%s)", e1 ? e1 : "");
+	check(!strcmp(v.dev[0], "8:16") && !strcmp(v.dev[4], "8:80") &&
+	      !strcmp(v.dev[7], "8:128") && v.offset[7] == 0,
+	      "members in table order");
+	check(!e2 && v.have_status && !strcmp(v.health, "AAAAAAAA"),
+	      "its status parses (%s)", e2 ? e2 : "");
+	check(v.order[1] == 4 && v.pos_of[4] == 1 && v.pos_of[1] == 2 &&
+	      v.pos_of[7] == 7, "order 0,4,1,5,2,6,3,7: member 4 at position 1");
+	check(v.io[0].reads == 100 && v.io[0].writes == 40 &&
+	      v.io[0].read_sectors == 12800 && v.io[0].write_sectors == 5120 &&
+	      v.io[1].reads == 101 && v.io[1].write_sectors == 5121,
+	      "the four counters of each group");
+	bds_vol_errors(&v, buf, sizeof(buf));
+	check(!buf[0], "no member with errors");
+	check(!bds_vol_parse_status("8 AADAAAAD interleave 0,4,1,5,2,6,3,7 2 0 0 0 0 0 0 0 0", &v),
+	      "a health string with D");
+	bds_vol_errors(&v, buf, sizeof(buf));
+	check(!strcmp(buf, "2,7"), "members 2 and 7 have errors: '%s'", buf);
+}
+
+static void labelled_and_sequential(void)
+{
+	char u[BDS_DM_UUID_SZ];
+
+	memset(&v, 0, sizeof(v));
+	strcpy(v.dm_uuid, "BDS-" UUID);
+	check(!bds_vol_parse_table("128 1 2 8:16 2048 8:32 2048 4 layout sequential volume " UUID, &v) &&
+	      v.args.volume_given && v.args.mode == BDS_LAYOUT_SEQUENTIAL,
+	      "a labelled sequential table");
+	bds_vol_uuid(&v, u, sizeof(u));
+	check(!strcmp(u, UUID), "the volume UUID from the table: %s", u);
+	check(v.offset[1] == 2048, "the data offsets");
+	check(!bds_vol_parse_status("2 AA sequential 0,1 1 1 2 3 4", &v),
+	      "its status with 'sequential'");
+	check(bds_vol_parse_status("2 AA interleave 0,1 1 1 2 3 4", &v) != NULL,
+	      "a status whose layout is not the table's is refused");
+	memset(&v, 0, sizeof(v));
+	strcpy(v.dm_uuid, "BDS-" UUID);
+	bds_vol_parse_table("128 1 1 8:16 0", &v);
+	bds_vol_uuid(&v, u, sizeof(u));
+	check(!strcmp(u, UUID), "without 'volume': the UUID from the dm UUID");
+}
+
+/* The table and status words of a random geometry; checks the parse. */
+static void random_geometry(int round)
+{
+	static char table[16384], status[16384];
+	unsigned int size[BDS_MAX_GROUPS], n = 1 + (unsigned int)(rnd() % 128);
+	unsigned int groups = random_groups(n, size), g, k, i = 0, len, slen;
+	u64 io[BDS_MAX_GROUPS][4];
+	struct bds_layout l;
+	bool ok = true;
+	u32 sz[BDS_MAX_GROUPS];
+
+	for (g = 0; g < groups; g++)
+		sz[g] = size[g];
+	bds_layout_init(&l, 8, sz, groups, BDS_LAYOUT_INTERLEAVE);
+	len = (unsigned int)snprintf(table, sizeof(table), "8 %u", groups);
+	for (g = 0; g < groups; g++) {
+		len += (unsigned int)snprintf(table + len, sizeof(table) - len,
+					      " %u", size[g]);
+		for (k = 0; k < size[g]; k++, i++)
+			len += (unsigned int)snprintf(table + len,
+						      sizeof(table) - len,
+						      " 65:%u %u", i, 2048 + i);
+	}
+	slen = (unsigned int)snprintf(status, sizeof(status), "%u ", n);
+	for (i = 0; i < n; i++)
+		status[slen++] = i % 3 ? 'A' : 'D';
+	slen += (unsigned int)snprintf(status + slen, sizeof(status) - slen,
+				       " interleave");
+	for (i = 0; i < n; i++)
+		slen += (unsigned int)snprintf(status + slen, sizeof(status) - slen,
+					       "%c%u", i ? ',' : ' ', l.order[i]);
+	slen += (unsigned int)snprintf(status + slen, sizeof(status) - slen,
+				       " %u", groups);
+	for (g = 0; g < groups; g++)
+		for (k = 0; k < 4; k++) {
+			io[g][k] = rnd() >> (rnd() % 64);
+			slen += (unsigned int)snprintf(status + slen,
+						       sizeof(status) - slen,
+						       " %llu", (unsigned long long)io[g][k]);
+		}
+	memset(&v, 0, sizeof(v));
+	ok = !bds_vol_parse_table(table, &v) && !bds_vol_parse_status(status, &v) &&
+	     v.nr_members == n;
+	for (i = 0; ok && i < n; i++) {
+		char dev[24];
+
+		snprintf(dev, sizeof(dev), "65:%u", i);
+		ok = !strcmp(v.dev[i], dev) && v.offset[i] == 2048 + i &&
+		     v.pos_of[i] == l.pos_of[i] && v.order[i] == l.order[i] &&
+		     v.health[i] == (i % 3 ? 'A' : 'D');
+	}
+	for (g = 0; ok && g < groups; g++)
+		ok = v.io[g].reads == io[g][0] && v.io[g].writes == io[g][1] &&
+		     v.io[g].read_sectors == io[g][2] &&
+		     v.io[g].write_sectors == io[g][3];
+	check(ok, "random geometry %d: %u members in %u groups read back", round,
+	      n, groups);
+}
+
+static void malformed(void)
+{
+	static const char *const bad[] = {
+		"7 AAAAAAAA interleave 0,4,1,5,2,6,3,7 2 0 0 0 0 0 0 0 0",
+		"8 AAAAAAA interleave 0,4,1,5,2,6,3,7 2 0 0 0 0 0 0 0 0",
+		"8 AAAAAAAX interleave 0,4,1,5,2,6,3,7 2 0 0 0 0 0 0 0 0",
+		"8 AAAAAAAA striped 0,4,1,5,2,6,3,7 2 0 0 0 0 0 0 0 0",
+		"8 AAAAAAAA interleave 0,4,1,5,2,6,3 2 0 0 0 0 0 0 0 0",
+		"8 AAAAAAAA interleave 0,4,1,5,2,6,3,7,0 2 0 0 0 0 0 0 0 0",
+		"8 AAAAAAAA interleave 0,4,1,5,2,6,3,3 2 0 0 0 0 0 0 0 0",
+		"8 AAAAAAAA interleave 0,4,1,5,2,6,3,8 2 0 0 0 0 0 0 0 0",
+		"8 AAAAAAAA interleave 0,4,1,5,2,6,3,-7 2 0 0 0 0 0 0 0 0",
+		"8 AAAAAAAA interleave 0,4,1,5,2,6,3,7 1 0 0 0 0",
+		"8 AAAAAAAA interleave 0,4,1,5,2,6,3,7 2 0 0 0 0 0 0 0",
+		"8 AAAAAAAA interleave 0,4,1,5,2,6,3,7 2 0 0 0 0 0 0 0 0 0",
+		"8 AAAAAAAA interleave 0,4,1,5,2,6,3,7 2 0 0 0 0 0 0 0 x",
+		"8 AAAAAAAA interleave 0,4,1,5,2,6,3,7 2 0 0 0 0 0 0 0 18446744073709551616",
+		"8 AAAAAAAA interleave",
+		"",
+	};
+	size_t i;
+
+	check(bds_vol_parse_table("128 2 4 8:16 0", &v) != NULL,
+	      "a table the target's parser refuses is refused");
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		const char *err;
+
+		bds_vol_parse_table(T2X4, &v);
+		err = bds_vol_parse_status(bad[i], &v);
+		check(err && !v.have_status, "malformed status %zu refused: %s",
+		      i, err ? err : "(accepted)");
+	}
+}
+
+static void reading(void)
+{
+	struct bds_dm_info info = { .exists = true, .major = 254, .minor = 3 };
+
+	stub_reachable = false;
+	check(!bds_vol_read("vol", &v) && strstr(v.why, "cannot talk"),
+	      "device-mapper not reachable: %s", v.why);
+	stub_reachable = true;
+	check(!bds_vol_read("vol", &v) && strstr(v.why, "no such"),
+	      "no such device: %s", v.why);
+	strcpy(info.uuid, "BDS-" UUID);
+	strcpy(info.target, "linear");
+	stub_info = info;
+	check(bds_vol_read("vol", &v) && !v.have_table && strstr(v.why, "not a bds-stripe"),
+	      "another target: %s", v.why);
+	strcpy(stub_info.target, "bds-stripe");
+	stub_table = T2X4;
+	stub_status = NULL;
+	check(bds_vol_read("vol", &v) && v.have_table && !v.have_status &&
+	      v.sectors == 67108864 && v.major == 254,
+	      "no status: the table still read (%s)", v.why);
+	stub_status = S2X4;
+	check(bds_vol_read("vol", &v) && v.have_status && !v.why[0] &&
+	      v.io[1].reads == 101, "table and status read");
+	stub_status = "8 AAAAAAAA interleave 0,4,1,5,2,6,3,7 2 200 40 12800 5120 101 41 12801 5121";
+	check(bds_vol_reread_status(&v) && v.io[0].reads == 200,
+	      "the status read again (--interval)");
+}
+
+int main(void)
+{
+	int i;
+
+	documented_example();
+	labelled_and_sequential();
+	for (i = 0; i < 200; i++)
+		random_geometry(i);
+	malformed();
+	reading();
+	return tap_done();
+}
