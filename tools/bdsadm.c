@@ -40,6 +40,7 @@ static const struct {
 	{ "create", bds_cmd_create, "create NAME [OPTIONS] DEVICE..." },
 	{ "assemble", bds_cmd_assemble, "assemble NAME | --uuid UUID | --scan" },
 	{ "stop", bds_cmd_stop, "stop NAME..." },
+	{ "list", bds_cmd_list, "list [--json]" },
 	{ "incremental", bds_cmd_incremental, "incremental DEVICE" },
 	{ "plan", bds_cmd_plan, "plan [OPTIONS] DEVICE..." },
 	{ "examine", bds_cmd_examine, "examine [--export | --json] DEVICE..." },

@@ -20,6 +20,7 @@ int bds_usage(const char *what);
 int bds_cmd_create(int argc, char **argv);
 int bds_cmd_assemble(int argc, char **argv);
 int bds_cmd_stop(int argc, char **argv);
+int bds_cmd_list(int argc, char **argv);
 int bds_cmd_incremental(int argc, char **argv);
 int bds_cmd_examine(int argc, char **argv);
 int bds_cmd_wipe(int argc, char **argv);
