@@ -41,6 +41,7 @@ static const struct {
 	{ "assemble", bds_cmd_assemble, "assemble NAME | --uuid UUID | --scan" },
 	{ "stop", bds_cmd_stop, "stop NAME..." },
 	{ "list", bds_cmd_list, "list [--json]" },
+	{ "detail", bds_cmd_detail, "detail [--json] [--interval SECONDS] NAME" },
 	{ "incremental", bds_cmd_incremental, "incremental DEVICE" },
 	{ "plan", bds_cmd_plan, "plan [OPTIONS] DEVICE..." },
 	{ "examine", bds_cmd_examine, "examine [--export | --json] DEVICE..." },

@@ -7,7 +7,7 @@
 BDSADM_PLAN_SRC := util.c topology.c checks.c groups.c plan.c summary.c \
 	dmsetup.c plan-cmd.c
 BDSADM_SRC := bdsadm.c create.c assemble-cmd.c stop.c incremental.c \
-	examine.c wipe.c list.c volstat.c \
+	examine.c wipe.c list.c detail.c detail-out.c volstat.c \
 	label-io.c assemble.c scan.c volume.c dm.c signature.c fmt.c \
 	$(BDSADM_PLAN_SRC)
 BDSADM_LIBS := -ldevmapper -lblkid

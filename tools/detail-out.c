@@ -1,0 +1,277 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * bdsadm detail's output (see detail.c for what it shows and the JSON
+ * keys): for people, in the style of bdsadm examine, and --json.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "assemble.h"
+#include "detail.h"
+#include "fmt.h"
+
+/* Rates are in MB/s, MB = 10^6 bytes (as disks are sold and dd prints). */
+#define MB_PER_SECTOR	(512.0 / 1e6)
+
+static const char *layout_word(const struct bds_vol *v)
+{
+	return v->args.mode == BDS_LAYOUT_SEQUENTIAL ? "sequential" :
+	       "interleave";
+}
+
+/* The controller of group @g at creation (label), "" if unknown. */
+static const char *ctrl_of(const struct bds_detail *d, u32 g)
+{
+	return d->have_view && g < d->view.nr_groups ? d->view.controller[g] :
+	       "";
+}
+
+static const char *ctrl_or_dash(const struct bds_detail *d, u32 g)
+{
+	return ctrl_of(d, g)[0] ? ctrl_of(d, g) : "-";
+}
+
+static const char *serial_of(const struct bds_detail *d, u32 i)
+{
+	return d->have_view ? d->view.serial[i] : "";
+}
+
+static u32 pos_of(const struct bds_vol *v, u32 i)
+{
+	return v->have_status ? v->pos_of[i] : 0;
+}
+
+/* Per second, of the difference of two counters; @scale per unit. */
+static double rate(u64 a, u64 b, double secs, double scale)
+{
+	return (double)(b - a) * scale / secs;
+}
+
+static void human_head(const struct bds_detail *d)
+{
+	const struct bds_vol *v = &d->vol;
+	u64 width = v->args.chunk * v->nr_members;
+	char u[BDS_DM_UUID_SZ], h[32], t[64], err[BDS_MAX_MEMBERS * 4];
+	u32 g, k;
+
+	bds_vol_uuid(v, u, sizeof(u));
+	bds_vol_errors(v, err, sizeof(err));
+	printf("/dev/mapper/%s (%u:%u):\n", v->name, v->major, v->minor);
+	printf("         Volume : %s\n           UUID : %s\n", v->name, u);
+	printf("           Size : %s (%llu sectors)\n",
+	       bds_human(v->sectors << 9, h, sizeof(h)), U(v->sectors));
+	printf("    Stripe unit : %s (%llu sectors)\n",
+	       bds_human(v->args.chunk << 9, h, sizeof(h)), U(v->args.chunk));
+	printf("   Stripe width : %s (%llu sectors), %u members\n",
+	       bds_human(width << 9, h, sizeof(h)), U(width), v->nr_members);
+	printf("         Layout : %s, groups", layout_word(v));
+	for (g = 0; g < v->args.nr_groups; g++)
+		printf("%s%u", g ? "+" : " ", v->args.group_size[g]);
+	printf("\n   Stripe order :");
+	for (k = 0; v->have_status && k < v->nr_members; k++)
+		printf("%s%u", k ? "," : " ", v->order[k]);
+	if (!v->have_status)
+		printf(" unknown\n          State : unknown (%s)\n", v->why);
+	else if (err[0])
+		printf("\n          State : errors on member%s %s (an I/O error was seen; members stay in service)\n",
+		       strchr(err, ',') ? "s" : "", err);
+	else
+		printf("\n          State : healthy\n");
+	printf("     Open count : %d\n", v->open_count);
+	if (d->have_view) {
+		printf("        Created : %s\n",
+		       bds_time(d->view.ctime, t, sizeof(t)));
+		printf("     Generation : %llu (%s)\n", U(d->view.generation),
+		       bds_time(d->view.utime, t, sizeof(t)));
+		if (strcmp(d->view.name, v->name))
+			printf("     Label name : %s\n", d->view.name);
+	}
+	printf("         Labels : %u of %u members carry the newest label at their position\n",
+	       d->agreeing, v->nr_members);
+	for (k = 0; k < v->nr_members; k++)
+		if (strcmp(d->m[k].label, "ok"))
+			printf("                  member %u (%s): label %s\n", k,
+			       d->m[k].node, d->m[k].label);
+}
+
+static void human_members(const struct bds_detail *d)
+{
+	const struct bds_vol *v = &d->vol;
+	u32 g, k, i;
+
+	printf("Members by controller group (table order):\n");
+	for (g = 0, i = 0; g < v->args.nr_groups; g++) {
+		printf("  group %u: controller %s at creation, %u member%s\n", g,
+		       ctrl_of(d, g)[0] ? ctrl_of(d, g) : "unknown",
+		       v->args.group_size[g], v->args.group_size[g] > 1 ? "s" : "");
+		printf("      #   pos  device            dev        data offset  health  serial at creation    serial now\n");
+		for (k = 0; k < v->args.group_size[g]; k++, i++) {
+			const char *ls = serial_of(d, i), *now = d->m[i].serial;
+			bool differs = d->have_view &&
+				       strncmp(ls, now, BDS_LABEL_SERIAL_LEN);
+
+			printf("    %3u  %4u  %-16s  %-9s  %11llu  %-6s  %-20s  %s%s\n",
+			       i, pos_of(v, i), d->m[i].node, v->dev[i],
+			       U(v->offset[i]), !v->have_status ? "?" :
+			       v->health[i] == 'D' ? "errors" : "ok",
+			       ls[0] ? ls : "-", now[0] ? now : "-",
+			       differs ? "  (differs)" : "");
+		}
+	}
+}
+
+static void human_io(const struct bds_detail *d)
+{
+	const struct bds_group_io *a = d->before, *b = d->vol.io;
+	const double s = d->secs;
+	char h[32], h2[32];
+	u32 g;
+
+	printf("I/O per group since the table was loaded:\n");
+	printf("  group  controller                 reads      writes        read     written\n");
+	for (g = 0; g < d->vol.args.nr_groups; g++)
+		printf("  %5u  %-20s  %10llu  %10llu  %10s  %10s\n", g,
+		       ctrl_or_dash(d, g), U(b[g].reads), U(b[g].writes),
+		       bds_human(b[g].read_sectors << 9, h, sizeof(h)),
+		       bds_human(b[g].write_sectors << 9, h2, sizeof(h2)));
+	if (!d->have_rates)
+		return;
+	printf("I/O rates per group over %.2f s (MB = 10^6 bytes):\n", s);
+	printf("  group  controller             read MB/s  write MB/s   read IO/s  write IO/s\n");
+	for (g = 0; g < d->vol.args.nr_groups; g++)
+		printf("  %5u  %-20s  %10.2f  %10.2f  %10.1f  %10.1f\n", g,
+		       ctrl_or_dash(d, g),
+		       rate(a[g].read_sectors, b[g].read_sectors, s, MB_PER_SECTOR),
+		       rate(a[g].write_sectors, b[g].write_sectors, s, MB_PER_SECTOR),
+		       rate(a[g].reads, b[g].reads, s, 1),
+		       rate(a[g].writes, b[g].writes, s, 1));
+}
+
+void bds_detail_human(const struct bds_detail *d)
+{
+	human_head(d);
+	human_members(d);
+	if (d->vol.have_status)
+		human_io(d);
+}
+
+static void json_key_str(const char *key, const char *val)
+{
+	printf(", \"%s\": ", key);
+	bds_json_str(stdout, val);
+}
+
+static void json_head(const struct bds_detail *d)
+{
+	const struct bds_vol *v = &d->vol;
+	char u[BDS_DM_UUID_SZ], dev[BDS_DM_NAME_SZ + 16];
+	u32 g, k, i;
+
+	bds_vol_uuid(v, u, sizeof(u));
+	snprintf(dev, sizeof(dev), "/dev/mapper/%s", v->name);
+	printf("{\"name\": ");
+	bds_json_str(stdout, v->name);
+	json_key_str("uuid", u);
+	json_key_str("dm_uuid", v->dm_uuid);
+	json_key_str("device", dev);
+	printf(", \"dev\": \"%u:%u\", \"open_count\": %d,\n", v->major,
+	       v->minor, v->open_count);
+	printf(" \"size_sectors\": %llu, \"chunk_sectors\": %llu, \"width_sectors\": %llu, \"nr_members\": %u, \"layout\": \"%s\",\n",
+	       U(v->sectors), U(v->args.chunk),
+	       U(v->args.chunk * v->nr_members), v->nr_members, layout_word(v));
+	printf(" \"group_sizes\": [");
+	for (g = 0; g < v->args.nr_groups; g++)
+		printf("%s%u", g ? ", " : "", v->args.group_size[g]);
+	printf("], \"order\": [");
+	for (k = 0; v->have_status && k < v->nr_members; k++)
+		printf("%s%u", k ? ", " : "", v->order[k]);
+	printf("], \"health\": \"%s\", \"state\": \"%s\", \"error_members\": [",
+	       v->health, !v->have_status ? "unknown" :
+	       strchr(v->health, 'D') ? "errors" : "healthy");
+	for (i = 0, k = 0; v->have_status && i < v->nr_members; i++)
+		if (v->health[i] == 'D')
+			printf("%s%u", k++ ? ", " : "", i);
+	printf("],\n \"label\": ");
+	if (d->have_view) {
+		printf("{\"name\": ");
+		bds_json_str(stdout, d->view.name);
+		printf(", \"ctime\": %llu, \"utime\": %llu, \"generation\": %llu, \"agreeing\": %u}",
+		       U(d->view.ctime), U(d->view.utime),
+		       U(d->view.generation), d->agreeing);
+	} else {
+		printf("null");
+	}
+}
+
+static void json_groups(const struct bds_detail *d)
+{
+	const struct bds_vol *v = &d->vol;
+	u32 g, k, i;
+
+	printf(",\n \"groups\": [");
+	for (g = 0, i = 0; g < v->args.nr_groups; g++) {
+		printf("%s\n  {\"group\": %u", g ? "," : "", g);
+		json_key_str("controller", ctrl_of(d, g));
+		printf(", \"members\": [");
+		for (k = 0; k < v->args.group_size[g]; k++, i++)
+			printf("%s%u", k ? ", " : "", i);
+		printf("], \"reads\": %llu, \"writes\": %llu, \"read_sectors\": %llu, \"write_sectors\": %llu}",
+		       U(v->io[g].reads), U(v->io[g].writes),
+		       U(v->io[g].read_sectors), U(v->io[g].write_sectors));
+	}
+	printf("]");
+}
+
+static void json_members(const struct bds_detail *d)
+{
+	const struct bds_vol *v = &d->vol;
+	u32 g, k, i;
+	char u[37];
+
+	printf(",\n \"members\": [");
+	for (g = 0, i = 0; g < v->args.nr_groups; g++) {
+		for (k = 0; k < v->args.group_size[g]; k++, i++) {
+			u[0] = '\0';
+			if (!bds_uuid_is_zero(d->m[i].uuid))
+				bds_uuid_format(d->m[i].uuid, u);
+			printf("%s\n  {\"index\": %u, \"position\": %u, \"group\": %u",
+			       i ? "," : "", i, pos_of(v, i), g);
+			json_key_str("device", d->m[i].node);
+			printf(", \"dev\": \"%s\", \"offset\": %llu, \"uuid\": \"%s\"",
+			       v->dev[i], U(v->offset[i]), u);
+			json_key_str("serial_label", serial_of(d, i));
+			json_key_str("serial_now", d->m[i].serial);
+			printf(", \"health\": \"%c\", \"label\": \"%s\"}",
+			       v->have_status ? v->health[i] : '?',
+			       d->m[i].label);
+		}
+	}
+	printf("]");
+}
+
+static void json_rates(const struct bds_detail *d)
+{
+	const struct bds_group_io *a = d->before, *b = d->vol.io;
+	const double s = d->secs;
+	u32 g;
+
+	printf(",\n \"rates\": {\"seconds\": %.3f, \"groups\": [", s);
+	for (g = 0; g < d->vol.args.nr_groups; g++)
+		printf("%s\n  {\"group\": %u, \"read_mbps\": %.3f, \"write_mbps\": %.3f, \"read_iops\": %.1f, \"write_iops\": %.1f}",
+		       g ? "," : "", g,
+		       rate(a[g].read_sectors, b[g].read_sectors, s, MB_PER_SECTOR),
+		       rate(a[g].write_sectors, b[g].write_sectors, s, MB_PER_SECTOR),
+		       rate(a[g].reads, b[g].reads, s, 1),
+		       rate(a[g].writes, b[g].writes, s, 1));
+	printf("]}");
+}
+
+void bds_detail_json(const struct bds_detail *d)
+{
+	json_head(d);
+	json_groups(d);
+	json_members(d);
+	if (d->have_rates)
+		json_rates(d);
+	printf("}\n");
+}

@@ -1,0 +1,272 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * bdsadm detail [--json] [--interval SECONDS] NAME: one active volume.
+ *
+ * The geometry from its table, what its members' labels say, and its
+ * members by controller group: table index, stripe position, device
+ * (the table's major:minor found in /sys/dev/block), serial at creation
+ * (label) and now (sysfs, read as create reads it), health (status),
+ * and the per-group I/O counters of the status.  With --interval the
+ * counters are read twice, SECONDS apart, and the rates shown per group.
+ * The target keeps no per-member error count: health is A or D only.
+ *
+ * --json prints one object (keys in the order printed):
+ *   "name", "uuid", "dm_uuid", "device" (/dev/mapper/NAME), "dev"
+ *   (MAJ:MIN), "open_count", "size_sectors", "chunk_sectors",
+ *   "width_sectors", "nr_members", "layout", "group_sizes" [..],
+ *   "order" [member at each stripe position], "health" (A or D per member,
+ *   table order), "state" ("healthy" or "errors"), "error_members" [..],
+ *   "label": the labels' view, null when no member has a label of the
+ *   volume: {"name", "ctime", "utime", "generation", "agreeing" (members
+ *   whose label is this one's generation, at their own position)},
+ *   "groups": [{"group", "controller" (at creation, "" if unknown),
+ *   "members" [table indexes], "reads", "writes", "read_sectors",
+ *   "write_sectors"}],
+ *   "members": [{"index" (table order), "position" (stripe position),
+ *   "group", "device", "dev", "offset", "uuid" (from the label, "" if
+ *   none), "serial_label", "serial_now", "health" ("A" or "D"), "label"
+ *   ("ok", "none", "unreadable", "other-volume", "other-position",
+ *   "other-generation")}],
+ *   and with --interval "rates": {"seconds", "groups": [{"group",
+ *   "read_mbps", "write_mbps", "read_iops", "write_iops"}]}; MB = 10^6 bytes.
+ *
+ * Exit 0; 1 when NAME is not an active bds-stripe volume (or cannot be
+ * read); 2 for usage errors.  The output is in detail-out.c.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "assemble.h"
+#include "bdsadm.h"
+#include "detail.h"
+#include "label-io.h"
+
+#define DETAIL_USAGE "detail [--json] [--interval SECONDS] NAME"
+
+static struct bds_detail D;
+
+/* Device node and serial of member @i, from /sys/dev/block/MAJ:MIN. */
+static void find_member(u32 i, char *kname, size_t ksz)
+{
+	char link[128], dir[PATH_MAX], disk[PATH_MAX], dmname[BDS_DM_NAME_SZ];
+	struct bds_mview *m = &D.m[i];
+	char dev[sizeof(D.vol.dev[0])];
+
+	memcpy(dev, D.vol.dev[i], sizeof(dev));
+	snprintf(link, sizeof(link), "/sys/dev/block/%s", dev);
+	kname[0] = '\0';
+	snprintf(m->node, sizeof(m->node), "%s (not in sysfs)", dev);
+	if (!realpath(link, dir))
+		return;
+	snprintf(kname, ksz, "%s", base_name(dir));
+	snprintf(m->node, sizeof(m->node), "/dev/%s", kname);
+	if (read_attr(dir, "dm/name", dmname, sizeof(dmname)))
+		snprintf(m->node, sizeof(m->node), "/dev/mapper/%s", dmname);
+	/* a partition's serial is its disk's */
+	snprintf(disk, sizeof(disk), "%s", dir);
+	if (exists(dir, "partition") && strrchr(disk, '/'))
+		*strrchr(disk, '/') = '\0';
+	disk_serial(disk, m->serial, sizeof(m->serial));
+}
+
+/* Member @i's label (device /dev/@kname), judged against the table. */
+static void read_label(u32 i, const char *kname, const u8 *vu)
+{
+	static struct bds_dev_labels dl;
+	struct bds_mview *m = &D.m[i];
+	const struct bds_label *l;
+	char path[NAME_SZ + 8], why[512];
+	struct bds_dev d;
+	int rc;
+
+	m->label = "unreadable";
+	if (!kname[0])
+		return;
+	snprintf(path, sizeof(path), "/dev/%s", kname);
+	if (bds_dev_open(&d, path, false, why, sizeof(why)))
+		return;
+	rc = bds_labels_read(&d, &dl);
+	bds_dev_close(&d);
+	if (rc)
+		return;
+	l = bds_labels_best(&dl);
+	m->label = "none";
+	if (!l)
+		return;
+	m->label = "other-volume";
+	if (memcmp(l->volume_uuid, vu, BDS_UUID_LEN))
+		return;
+	memcpy(m->uuid, l->member_uuid, BDS_UUID_LEN);
+	m->generation = l->generation;
+	m->label = l->member_index == i ? "ok" : "other-position";
+	if (!D.have_view || l->generation > D.view.generation) {
+		D.view = *l;
+		D.have_view = true;
+	}
+}
+
+static void look_at_members(void)
+{
+	char kname[NAME_SZ], u[BDS_DM_UUID_SZ];
+	u8 vu[BDS_UUID_LEN];
+	u32 i;
+
+	bds_vol_uuid(&D.vol, u, sizeof(u));
+	if (!bds_uuid_parse(u, vu))
+		memset(vu, 0, sizeof(vu));
+	for (i = 0; i < D.vol.nr_members; i++) {
+		find_member(i, kname, sizeof(kname));
+		read_label(i, kname, vu);
+	}
+	for (i = 0; i < D.vol.nr_members; i++) {
+		if (!strcmp(D.m[i].label, "ok") &&
+		    D.m[i].generation != D.view.generation)
+			D.m[i].label = "other-generation";
+		D.agreeing += !strcmp(D.m[i].label, "ok");
+	}
+}
+
+/* Sleep @secs, then read the counters again.  Returns an exit status. */
+static int measure(double secs)
+{
+	const struct bds_group_io *a = D.before, *b = D.vol.io;
+	struct timespec t0, t1, req;
+	u32 g;
+
+	memcpy(D.before, D.vol.io, sizeof(D.before));
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	req.tv_sec = (time_t)secs;
+	req.tv_nsec = (long)((secs - (double)req.tv_sec) * 1e9);
+	while (nanosleep(&req, &req) && errno == EINTR)
+		;
+	if (!bds_vol_reread_status(&D.vol)) {
+		bds_err("%s: its status could not be read again (%s): was it stopped?",
+			D.vol.name, D.vol.why);
+		return BDS_EXIT_FAIL;
+	}
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	D.secs = (double)(t1.tv_sec - t0.tv_sec) +
+		 (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+	D.have_rates = true;
+	for (g = 0; g < D.vol.args.nr_groups; g++)
+		if (b[g].reads < a[g].reads || b[g].writes < a[g].writes ||
+		    b[g].read_sectors < a[g].read_sectors ||
+		    b[g].write_sectors < a[g].write_sectors) {
+			bds_err("%s: the counters went back during the interval (its table was reloaded); run again",
+				D.vol.name);
+			return BDS_EXIT_FAIL;
+		}
+	return BDS_EXIT_OK;
+}
+
+/* Read @name; unless it is an active bds-stripe volume say so, exit 1. */
+static int read_volume(const char *name)
+{
+	struct bds_vol *v = &D.vol;
+
+	if (!bds_vol_dm_available()) {
+		bds_err("%s: device-mapper is not in the kernel (dm_mod not loaded), so no volume is active; load it (modprobe dm_mod), then 'bdsadm assemble %s'",
+			name, name);
+		return BDS_EXIT_FAIL;
+	}
+	if (!bds_vol_read(name, v)) {
+		if (strstr(v->why, "cannot talk"))
+			bds_err("%s: cannot talk to device-mapper (are you root?)",
+				name);
+		else
+			bds_err("%s: no such active volume; 'bdsadm list' shows the volumes, active and on disks ('bdsadm assemble %s' activates one)",
+				name, name);
+		return BDS_EXIT_FAIL;
+	}
+	if (strncmp(v->dm_uuid, BDS_DM_UUID_PREFIX, strlen(BDS_DM_UUID_PREFIX))) {
+		bds_err("%s is a device-mapper device but not a volume bdsadm made (dm UUID '%s', target '%s'); 'dmsetup table %s' shows what it is",
+			name, v->dm_uuid, v->target, name);
+		return BDS_EXIT_FAIL;
+	}
+	if (!v->have_table) {
+		bds_err("%s: cannot read its bds-stripe table (%s); 'dmsetup table %s' shows what is loaded",
+			name, v->why, name);
+		return BDS_EXIT_FAIL;
+	}
+	return BDS_EXIT_OK;
+}
+
+/* SECONDS: a decimal number, more than 0 and at most a day. */
+static bool parse_seconds(const char *s, double *secs)
+{
+	char *end;
+
+	errno = 0;
+	*secs = strtod(s, &end);
+	return !errno && end != s && !*end && isfinite(*secs) && *secs > 0 &&
+	       *secs <= 86400;
+}
+
+int bds_cmd_detail(int argc, char **argv)
+{
+	static const struct option lo[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "interval", required_argument, NULL, 'i' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *name;
+	bool json = false;
+	double secs = 0;
+	int c, rc;
+
+	while ((c = getopt_long(argc, argv, "+ji:h", lo, NULL)) != -1) {
+		switch (c) {
+		case 'j':
+			json = true;
+			break;
+		case 'i':
+			if (!parse_seconds(optarg, &secs)) {
+				bds_err("--interval %s: not a number of seconds (more than 0, at most 86400)",
+					optarg);
+				return bds_usage(DETAIL_USAGE);
+			}
+			break;
+		case 'h':
+			printf("usage: bdsadm " DETAIL_USAGE "\n");
+			return BDS_EXIT_OK;
+		default:
+			return bds_usage(DETAIL_USAGE);
+		}
+	}
+	if (optind + 1 != argc)
+		return bds_usage(DETAIL_USAGE);
+	name = argv[optind];
+	if (!strncmp(name, "/dev/mapper/", 12))
+		name += 12;
+	if (!*name || strlen(name) > DM_NAME_MAX || strchr(name, '/')) {
+		bds_err("'%s' cannot be a volume name (1 to %d characters, no '/')",
+			argv[optind], DM_NAME_MAX);
+		return bds_usage(DETAIL_USAGE);
+	}
+	rc = read_volume(name);
+	if (rc)
+		return rc;
+	look_at_members();
+	if (secs > 0) {
+		if (!D.vol.have_status) {
+			bds_err("%s: no rates: its status cannot be read (%s)",
+				name, D.vol.why);
+			return BDS_EXIT_FAIL;
+		}
+		rc = measure(secs);
+		if (rc)
+			return rc;
+	}
+	if (json)
+		bds_detail_json(&D);
+	else
+		bds_detail_human(&D);
+	return BDS_EXIT_OK;
+}

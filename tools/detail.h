@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * bdsadm detail: what detail.c gathers about one active volume, and
+ * the two ways detail-out.c prints it (for people, and --json).
+ */
+#ifndef BDS_DETAIL_H
+#define BDS_DETAIL_H
+
+#include <limits.h>
+
+#include "../dm-bds-label.h"
+#include "plan.h"
+#include "volstat.h"
+
+/* One member, in table order. */
+struct bds_mview {
+	char node[PATH_MAX];		/* /dev/sdb, /dev/mapper/m0 */
+	char serial[NAME_SZ];		/* the disk's serial now, "" if none */
+	/*
+	 * Its label against the table: "ok", "none" (no valid label),
+	 * "unreadable", "other-volume", "other-position" (the label gives
+	 * it another place in table order), "other-generation" (not the
+	 * newest generation found on the members).
+	 */
+	const char *label;
+	u64 generation;
+	u8 uuid[BDS_UUID_LEN];		/* the member UUID its label gives */
+};
+
+struct bds_detail {
+	struct bds_vol vol;
+	struct bds_mview m[BDS_MAX_MEMBERS];
+	struct bds_label view;		/* the newest label of the volume */
+	bool have_view;			/* some member carries one */
+	u32 agreeing;			/* members whose label is "ok" */
+	/* --interval: the counters before, and the seconds measured */
+	bool have_rates;
+	double secs;
+	struct bds_group_io before[BDS_MAX_GROUPS];
+};
+
+void bds_detail_human(const struct bds_detail *d);
+void bds_detail_json(const struct bds_detail *d);
+
+#endif /* BDS_DETAIL_H */
