@@ -189,6 +189,73 @@ run help
 t "help lists every verb" eval 'rc_is 0 && out_has "bdsadm create" && out_has "bdsadm assemble" &&
 	out_has "bdsadm stop" && out_has "bdsadm incremental" && out_has "bdsadm plan"'
 
+# --- list and detail ---------------------------------------------------
+# Usage errors need no device-mapper.  Both verbs only look: when the
+# kernel has no device-mapper (no "device-mapper" in /proc/misc, the
+# usual host) they do not call libdevmapper at all, which would make
+# /dev/mapper/control and have the kernel load dm_mod.  With
+# device-mapper present only a read-only lookup of a name that does not
+# exist is made.  Volumes themselves are tested in the VM suite
+# (tests/vm/t/list-and-detail-report-volumes.sh).
+skip_t() { # NAME WHY
+	ntest=$((ntest + 1))
+	npass=$((npass + 1))
+	echo "ok $ntest - $1 # SKIP $2"
+}
+run list extra
+t "list with an argument: exit 2" eval 'rc_is 2 && err_has "usage: bdsadm list [--json]"'
+run list --bogus
+t "list with an unknown option: exit 2" rc_is 2
+run detail
+t "detail without NAME: exit 2" eval 'rc_is 2 && err_has "usage: bdsadm detail [--json] [--interval SECONDS] NAME"'
+run detail vol other
+t "detail with two names: exit 2" rc_is 2
+run detail --interval 0 vol
+t "detail --interval 0: exit 2, says what it takes" eval 'rc_is 2 &&
+	err_has "--interval 0: not a number of seconds (more than 0, at most 86400)"'
+for v in -1 soon 1s nan inf 86401; do
+	run detail --interval "$v" vol
+	t "detail --interval $v: exit 2" rc_is 2
+done
+run detail --interval
+t "detail --interval without SECONDS: exit 2" rc_is 2
+run detail "$(printf 'v%.0s' $(seq 128))"
+t "detail of a name too long for device-mapper: exit 2" eval 'rc_is 2 && err_has "cannot be a volume name"'
+run detail a/b
+t "detail of a name with /: exit 2" eval 'rc_is 2 && err_has "cannot be a volume name"'
+run detail --help
+t "detail --help: exit 0, the synopsis" eval 'rc_is 0 && out_has "usage: bdsadm detail"'
+run help
+t "help lists list and detail" eval 'rc_is 0 && out_has "bdsadm list [--json]" &&
+	out_has "bdsadm detail [--json] [--interval SECONDS] NAME"'
+
+if ! grep -q ' device-mapper$' /proc/misc 2>/dev/null; then
+	control_before=$(ls -d /dev/mapper/control 2>/dev/null)
+	run detail bds-unit-no-such-volume
+	t "detail without device-mapper: exit 1, says what to do" eval 'rc_is 1 && out_empty &&
+		err_has "bds-unit-no-such-volume: device-mapper is not in the kernel (dm_mod not loaded), so no volume is active; load it (modprobe dm_mod), then '"'"'bdsadm assemble bds-unit-no-such-volume'"'"'"'
+	run detail --json --interval 1 bds-unit-no-such-volume
+	t "detail --json --interval without device-mapper: exit 1 at once" eval 'rc_is 1 && out_empty'
+	run list --json
+	t "list --json without device-mapper: exit 0, valid JSON, nothing active" eval 'rc_is 0 &&
+		err_has "device-mapper is not in the kernel" &&
+		python3 -c "import json, sys
+d = json.load(open(sys.argv[1]))
+assert d[\"active\"] == [] and isinstance(d[\"inactive\"], list)
+" "$W/out"'
+	run list
+	t "list without device-mapper: exit 0, no active volume" eval 'rc_is 0 && out_has "Active volumes: none"'
+	control_unchanged() { [ "$(ls -d /dev/mapper/control 2>/dev/null)" = "$control_before" ]; }
+	t "... and libdevmapper was not called (no /dev/mapper/control made)" control_unchanged
+	skip_t "detail of a name that does not exist" "device-mapper is not in this kernel"
+else
+	skip_t "detail and list without device-mapper" "this kernel has device-mapper"
+	run detail bds-unit-no-such-volume
+	t "detail of a name that does not exist: exit 1, says what to do" eval 'rc_is 1 && out_empty &&
+		{ err_has "bds-unit-no-such-volume: no such active volume; '"'"'bdsadm list'"'"' shows the volumes" ||
+		  err_has "cannot talk to device-mapper (are you root?)"; }'
+fi
+
 echo "1..$ntest"
 echo "$npass passed, $nfail failed"
 [ "$nfail" -eq 0 ]
