@@ -1,0 +1,233 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# bdsadm list and detail report what device-mapper and the labels say.
+# Three disks on two controllers (2 + 1) become volume "vol" (bdsadm
+# create, 64 KiB unit).  Then:
+#  - list shows vol active (its UUID is the dm UUID without "BDS-", its
+#    size what blockdev says, 3 members, healthy, /dev/mapper/vol), and
+#    list --json the same under its documented keys;
+#  - detail and detail --json give each member where `dmsetup table`
+#    has it: table index, major:minor, data offset, /dev/sdX (the kernel
+#    name of that major:minor), group, the stripe position the status
+#    order gives it, the QEMU serial both at creation and now, health ok;
+#  - 1 MiB written with dd raises detail's written sectors by 2048 over
+#    the groups, and detail's counters are those of `dmsetup status`;
+#    detail --interval 1 while dd writes shows a write rate;
+#  - a member whose SCSI device is set offline fails the writes that
+#    reach it: detail and list say "errors on member 1", --json gives
+#    "error_members": [1] and member 1 "health": "D";
+#  - after bdsadm stop, list shows vol not active with 3/3 members
+#    present and that assemble would take it; after bdsadm wipe of one
+#    member 2/3, "no", and assemble's own reason (member 2 is missing),
+#    and bdsadm assemble indeed refuses;
+#  - a volume with groups 1+2 (stripe order 1,0,2, not the table's)
+#    has its members at those positions in detail;
+#  - detail refuses (exit 1, saying what to do) a stopped volume, a name
+#    that does not exist and a dm device that is not a bdsadm volume;
+#    usage errors exit 2.
+#
+# topology: ctl=2 ctl=1
+# timeout: 300
+
+# shellcheck disable=SC1091
+. /bds/guest-lib.sh
+
+command -v bdsadm >/dev/null || fail "bdsadm not in the guest (run-suite with BDS_VM_ARGS=\"-x tools/bdsadm\")"
+bds_load_module
+# shellcheck disable=SC2046 # one word per member
+set -- $(bds_all_members)
+[ $# -eq 3 ] || fail "need 2 + 1 disks, have: $*"
+VOL=vol
+L=/tmp/list.txt J=/tmp/list.json D=/tmp/detail.txt DJ=/tmp/detail.json
+
+# has FILE TEXT: FILE holds the fixed string TEXT.
+has() { grep -qF -- "$2" "$1"; }
+# bdsadm_to FILE ARGS...: bdsadm ARGS, stdout in FILE, stderr in FILE.err,
+# exit status in RC.
+bdsadm_to() {
+	_f=$1
+	shift
+	bdsadm "$@" >"$_f" 2>"$_f.err"
+	RC=$?
+	log "bdsadm $* -> $RC"
+	cat "$_f" "$_f.err"
+}
+# json_num FILE LINE-MATCH KEY: the number after "KEY": on the line of
+# FILE that contains LINE-MATCH.
+json_num() {
+	grep -F -- "$2" "$1" >/tmp/json.line || return 1
+	sed -n "s/.*\"$3\": \\([0-9.]*\\).*/\\1/p" /tmp/json.line
+}
+
+run bdsadm create $VOL --chunk 64K "$@"
+U=$(dmsetup info -c --noheadings -o uuid $VOL | sed 's/^BDS-//')
+SIZE=$(bds_sectors /dev/mapper/$VOL)
+log "volume $VOL: UUID $U, $SIZE sectors; table: $(dmsetup table $VOL)"
+
+# --- list, active -------------------------------------------------------------------
+bdsadm_to $L list
+expect_eq "$RC" 0 "list: exit status"
+check "list: vol active, healthy" grep -qE "^  $VOL +$U +[0-9.]+ [KMG]iB +3 +/dev/mapper/$VOL +healthy\$" $L
+check "list: vol not among the inactive" has $L "Volumes on disks, not active: none"
+bdsadm_to $J list --json
+expect_eq "$RC" 0 "list --json: exit status"
+check "list --json: vol with its keys" has $J "{\"name\": \"$VOL\", \"uuid\": \"$U\", \"device\": \"/dev/mapper/$VOL\", \"dev\": \"$(bds_majmin /dev/mapper/$VOL)\", \"size_sectors\": $SIZE, \"members\": 3, \"health\": \"AAA\", \"state\": \"healthy\", \"error_members\": [], \"open_count\": 0, \"reason\": null}"
+check "list --json: nothing inactive" has $J "\"inactive\": []}"
+
+# --- detail: members where the table has them -----------------------------------------
+bdsadm_to $D detail $VOL
+expect_eq "$RC" 0 "detail: exit status"
+bdsadm_to $DJ detail --json $VOL
+expect_eq "$RC" 0 "detail --json: exit status"
+check "detail: UUID" grep -qE "^ +UUID : $U\$" $D
+check "detail: size" grep -qF "($SIZE sectors)" $D
+check "detail: stripe unit" grep -qE "^ +Stripe unit : 64 KiB \\(128 sectors\\)\$" $D
+check "detail: layout and groups" grep -qE "^ +Layout : interleave, groups 2\\+1\$" $D
+check "detail: healthy" grep -qE "^ +State : healthy\$" $D
+check "detail: every label agrees" has $D "3 of 3 members carry the newest label at their position"
+check "detail --json: geometry" has $DJ "\"size_sectors\": $SIZE, \"chunk_sectors\": 128, \"width_sectors\": 384, \"nr_members\": 3, \"layout\": \"interleave\","
+# members_match VOL: detail ($D) and detail --json ($DJ) of VOL give each
+# member as `dmsetup table` has it (index, major:minor, offset, group),
+# with its /dev/sdX, the stripe position of the status order and the
+# QEMU serial at creation and now; sets KNAME_<index>.
+members_match() {
+	bds_order_vars "$1"
+	check "detail $1: stripe order of the status ($ORDER)" grep -qE "^ +Stripe order : $ORDER\$" $D
+	dmsetup table "$1" | awk '{
+		i = 6; m = 0
+		for (g = 0; g < $5; g++) {
+			n = $i; i++
+			for (k = 0; k < n; k++) { print m, $i, $(i + 1), g; m++; i += 2 }
+		}
+	}' >/tmp/members
+	expect_eq "$(wc -l </tmp/members)" 3 "the table of $1 has 3 members"
+	while read -r idx mm off grp; do
+		kname=$(basename "$(readlink -f "/sys/dev/block/$mm")")
+		pos=0
+		while [ "$pos" -lt "$NPOS" ] && [ "$(eval echo "\$ORD_$pos")" != "$idx" ]; do
+			pos=$((pos + 1))
+		done
+		ser=$(bds_serial "/dev/$kname")
+		log "$1 member $idx: $mm /dev/$kname offset $off group $grp position $pos serial $ser"
+		check "detail $1: member $idx row" grep -qE \
+			"^ +$idx +$pos +/dev/$kname +$mm +$off +ok +$ser +$ser\$" $D
+		check "detail --json $1: member $idx" has $DJ \
+			"{\"index\": $idx, \"position\": $pos, \"group\": $grp, \"device\": \"/dev/$kname\", \"dev\": \"$mm\", \"offset\": $off,"
+		check "detail --json $1: member $idx serials and health" has $DJ \
+			"\"serial_label\": \"$ser\", \"serial_now\": \"$ser\", \"health\": \"A\", \"label\": \"ok\"}"
+		eval "KNAME_$idx=$kname"
+	done </tmp/members
+}
+members_match $VOL
+check "detail: group 1 has 1 member" grep -qE "^  group 1: controller [^ ]+ at creation, 1 member\$" $D
+
+# --- counters --------------------------------------------------------------------------
+# written SECTORS FILE: write_sectors of both groups in a detail --json, summed.
+written() {
+	echo $(($(json_num "$1" '{"group": 0,' write_sectors) + $(json_num "$1" '{"group": 1,' write_sectors)))
+}
+W0=$(written $DJ)
+run dd if=/dev/urandom of=/dev/mapper/$VOL bs=64k count=16 oflag=direct status=none
+bdsadm_to $DJ detail --json $VOL
+ST=$(dmsetup status $VOL | cut -d' ' -f9-)
+expect_eq "$(($(written $DJ) - W0))" 2048 "detail: 1 MiB more written sectors over the groups"
+G0=$(json_num $DJ '{"group": 0,' reads) G0W=$(json_num $DJ '{"group": 0,' writes)
+G0RS=$(json_num $DJ '{"group": 0,' read_sectors) G0WS=$(json_num $DJ '{"group": 0,' write_sectors)
+G1=$(json_num $DJ '{"group": 1,' reads) G1W=$(json_num $DJ '{"group": 1,' writes)
+G1RS=$(json_num $DJ '{"group": 1,' read_sectors) G1WS=$(json_num $DJ '{"group": 1,' write_sectors)
+expect_eq "$G0 $G0W $G0RS $G0WS $G1 $G1W $G1RS $G1WS" "$ST" "detail --json: the counters of dmsetup status"
+bdsadm_to $D detail $VOL
+check "detail: group 0 counters in the table" grep -qE "^ +0 +[^ ]+ +$G0 +$G0W " $D
+
+touch /tmp/writing
+while [ -e /tmp/writing ]; do
+	dd if=/dev/zero of=/dev/mapper/$VOL bs=192k count=8 oflag=direct status=none
+done &
+WRITER=$!
+bdsadm_to $DJ detail --json --interval 1 $VOL
+rm /tmp/writing
+wait $WRITER
+expect_eq "$RC" 0 "detail --interval 1: exit status"
+check "detail --interval: a rate section" has $DJ '"rates": {"seconds": '
+R=$(json_num $DJ '{"group": 0, "read_mbps"' write_mbps)
+check "detail --interval: group 0 writes at $R MB/s" awk -v r="${R:-0}" 'BEGIN { exit !(r > 0) }'
+bdsadm_to $D detail --interval 0.5 $VOL
+check "detail --interval: rates for people" grep -qE "^I/O rates per group over 0\\.[0-9]+ s" $D
+
+# --- a failing member ---------------------------------------------------------------------
+# shellcheck disable=SC2154 # set by eval above
+BAD=$KNAME_1
+echo offline >"/sys/block/$BAD/device/state" || fail "cannot set $BAD offline"
+check "a write reaching the offline member fails" \
+	sh -c "! dd if=/dev/zero of=/dev/mapper/$VOL bs=192k count=2 oflag=direct status=none 2>/dev/null"
+echo running >"/sys/block/$BAD/device/state"
+log "status: $(dmsetup status $VOL)"
+bdsadm_to $D detail $VOL
+check "detail: errors on member 1" grep -qE "^ +State : errors on member 1 " $D
+check "detail: member 1's row says errors" grep -qE "^ +1 +[0-9]+ +/dev/$BAD +[^ ]+ +[0-9]+ +errors " $D
+bdsadm_to $DJ detail --json $VOL
+check "detail --json: error_members [1]" has $DJ '"health": "ADA", "state": "errors", "error_members": [1],'
+check "detail --json: member 1 health D" grep -qE '"index": 1, .*"health": "D"' $DJ
+bdsadm_to $L list
+check "list: errors on member 1" grep -qE "^  $VOL .* errors on member 1\$" $L
+bdsadm_to $J list --json
+check "list --json: state errors" has $J '"health": "ADA", "state": "errors", "error_members": [1],'
+
+# --- refusals --------------------------------------------------------------------------------
+bdsadm_to $D detail nosuchvol
+expect_eq "$RC" 1 "detail of a missing name: exit 1"
+check "... says there is no such active volume, and what to do" \
+	has $D.err "nosuchvol: no such active volume; 'bdsadm list' shows the volumes"
+bds_dm_create plain "0 8 zero"
+bdsadm_to $D detail plain
+expect_eq "$RC" 1 "detail of a dm device bdsadm did not make: exit 1"
+check "... says so" has $D.err "plain is a device-mapper device but not a volume bdsadm made"
+bdsadm_to $L list
+check "list: the zero device is not a volume" sh -c "! grep -q plain $L"
+bds_dm_remove plain
+bdsadm_to $D detail
+expect_eq "$RC" 2 "detail without a name: exit 2"
+bdsadm_to $D detail --interval soon $VOL
+expect_eq "$RC" 2 "detail --interval soon: exit 2"
+bdsadm_to $L list $VOL
+expect_eq "$RC" 2 "list with an argument: exit 2"
+
+# --- stopped: found on the disks --------------------------------------------------------------
+run bdsadm stop $VOL
+bdsadm_to $D detail $VOL
+expect_eq "$RC" 1 "detail of a stopped volume: exit 1"
+check "... names assemble" has $D.err "'bdsadm assemble $VOL' activates one"
+bdsadm_to $L list
+check "list: nothing active" has $L "Active volumes: none"
+check "list: vol on disks, 3/3, would assemble" \
+	grep -qE "^  $VOL +$U +[0-9.]+ [KMG]iB +3/3 +yes +/dev/" $L
+bdsadm_to $J list --json
+check "list --json: nothing active" has $J '{"active": [],'
+check "list --json: vol inactive, complete" has $J \
+	"{\"name\": \"$VOL\", \"uuid\": \"$U\", \"size_sectors\": $SIZE, \"members\": 3, \"present\": 3, \"generation\": 1, \"assemble\": true, \"reason\": null, \"devices\": ["
+
+# shellcheck disable=SC2154
+run bdsadm wipe "/dev/$KNAME_2"
+bdsadm_to $L list
+check "list: vol 2/3, would not assemble" grep -qE "^  $VOL +$U +[0-9.]+ [KMG]iB +2/3 +no +/dev/" $L
+check "list: why (assemble's reason)" grep -qE \
+	"^  $VOL: volume $VOL \\($U\\): member 2 \\(UUID [0-9a-f-]+, serial [^ ]+ at creation, controller [^ ]+\\) is missing \\(1 of 3 members missing\\)" $L
+bdsadm_to $J list --json
+check "list --json: 2 present, assemble false, the reason" has $J \
+	"\"members\": 3, \"present\": 2, \"generation\": 1, \"assemble\": false, \"reason\": \"volume $VOL ($U): member 2 "
+bdsadm_to /tmp/asm assemble $VOL
+expect_eq "$RC" 1 "bdsadm assemble refuses it too"
+
+# --- a volume whose stripe order is not its table order ---------------------------------
+# (2 + 1 interleaves as 0,1,2; groups of 1 and 2 members as 1,0,2)
+run bdsadm wipe "/dev/$KNAME_0" "/dev/$KNAME_1"
+run bdsadm create vol2 --chunk 64K --groups 1,2 "$@"
+bdsadm_to $D detail vol2
+bdsadm_to $DJ detail --json vol2
+check "vol2: groups 1+2" has $DJ '"group_sizes": [1, 2], "order": [1, 0, 2],'
+members_match vol2
+run bdsadm stop vol2
+run bdsadm wipe "$@"
+bds_expect_clean "$@"
+pass
