@@ -35,15 +35,18 @@ dmsetup targets | grep -E 'bds-stripe|striped'
 
 set -- $(bds_all_members)
 n=$#
+
+say "bdsadm plan groups the disks by controller (it changes nothing)"
+run bdsadm plan --chunk 64K --disk-mbps 20 --controller-mbps 40 "$@"
+say "bdsadm create labels the disks and creates the volume"
+run bdsadm create bds --chunk 64K "$@"
+len=$(bds_sectors /dev/mapper/bds)
+# striped gets the same disks in controller order, from the same data
+# offset (the labels' default for a 64 KiB unit: 1 MiB)
 striped_members=""
 for m in "$@"; do
-	striped_members="$striped_members $(bds_majmin "$m") 0"
+	striped_members="$striped_members $(bds_majmin "$m") 2048"
 done
-
-say "tools/bds-stripe-table groups the disks by controller and creates the volume"
-run bds-stripe-table --chunk 64K --disk-mbps 20 --controller-mbps 40 \
-	--create bds "$@"
-len=$(bds_sectors /dev/mapper/bds)
 say "dmsetup table / status"
 dmsetup table bds
 dmsetup status bds
@@ -58,6 +61,11 @@ dd if=/dev/urandom of=/mnt/demo/file bs=1M count=16 status=none
 sync
 df -h /mnt/demo | tail -1
 run umount /mnt/demo
+
+say "bdsadm stop, then assemble --scan finds the members by their labels"
+run bdsadm stop bds
+run bdsadm assemble --scan
+bdsadm examine "$1" | sed -n '1,12p'
 
 # fio run: print MB/s of one job.
 bw() {
@@ -90,6 +98,6 @@ echo "(striped is given the disks in controller order, as a user lists them:"
 echo " its first half stripe is all on controller 0; bds-stripe alternates.)"
 
 bds_dm_remove striped
-bds_dm_remove bds
+run bdsadm stop bds
 run rmmod dm_bds_stripe
 pass "demo complete"

@@ -16,7 +16,7 @@ make -s -C "$top/tools" >&2
 ko=${BDS_CACHE:-$HOME/.cache/bds-stripe}/lint/$series/dm-bds-stripe.ko
 
 "$top/tests/vm/vm-run" -k "$series" -s "$top/tests/vm/demo/demo-guest.sh" \
-	-m "$ko" -x "$top/tools/bds-stripe-table" -l "$out/serial.log" >&2 || {
+	-m "$ko" -x "$top/tools/bdsadm" -l "$out/serial.log" >&2 || {
 	echo "demo: the guest failed; see $out/serial.log" >&2
 	exit 1
 }
