@@ -109,7 +109,7 @@ bds-mklabels --name same "$U3" 128 interleave 2 "$C" "$D" >/dev/null
 refused "name clash" same "volume name same is carried by two volumes" "$U2" "$U3" \
 	"bdsadm assemble --uuid"
 run bdsadm assemble --uuid "$U3"
-check "--uuid assembles one of them" sh -c "dmsetup table same | grep -q 'volume $U3\$'"
+check "--uuid assembles one of them" sh -c "dmsetup table same | grep 'volume $U3\$' >/dev/null"
 run bdsadm stop same
 zero_labels "$A" "$B" "$C" "$D"
 
@@ -135,7 +135,7 @@ dd if=/dev/zero of="$C" bs=512 seek=8 count=16 conv=notrunc status=none
 sync
 run bdsadm assemble shvol 2>/tmp/err
 cat /tmp/err
-check "backup used: assembled" sh -c "dmsetup table shvol | grep -q 'volume $U4\$'"
+check "backup used: assembled" sh -c "dmsetup table shvol | grep 'volume $U4\$' >/dev/null"
 check "backup used: bdsadm says which member and copy" \
 	grep -qE "volume shvol: member 2 \(/dev/[a-z]+\): its primary label copy is damaged, its backup copy \(sector $BK\) was used" /tmp/err
 run bdsadm stop shvol
