@@ -265,7 +265,7 @@ static const struct bds_label *bds_member_label(struct bds_ctx *sc,
 			*r = rd[0] ? rd[0] : rd[1];
 			return NULL;
 		}
-		DMWARN("member %u (%s): its %s label copy cannot be read (error %d); the %s copy counts",
+		DMWARN("member %u (%s): %s label copy unreadable (error %d), the %s counts",
 		       m, mb->dev->name, rd[0] ? "primary" : "backup",
 		       rd[0] ? rd[0] : rd[1], rd[0] ? "backup" : "primary");
 	}

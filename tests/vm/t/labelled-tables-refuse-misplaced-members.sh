@@ -143,7 +143,7 @@ T1=$(echo "$T" | sed "s|$C 2048|/dev/mapper/cerr1 2048|")
 bds_dm_create $VOL "$T1"
 bds_dmesg_since "primary unreadable" >/tmp/k.log
 check "primary unreadable: the kernel uses the backup and says so" \
-	grep -qE "bds-stripe: member 2 \(.*\): its primary label copy cannot be read \(error -5\); the backup copy counts" /tmp/k.log
+	grep -qE "bds-stripe: member 2 \(.*\): primary label copy unreadable \(error -5\), the backup counts" /tmp/k.log
 bds_dm_remove $VOL
 run bdsadm examine /dev/mapper/cerr1 >/tmp/ex.txt
 check "examine: the primary cannot be read, the backup counts" \
