@@ -7,10 +7,11 @@
 #  - list shows vol active (its UUID is the dm UUID without "BDS-", its
 #    size what blockdev says, 3 members, healthy, /dev/mapper/vol), and
 #    list --json the same under its documented keys;
-#  - detail and detail --json give each member where `dmsetup table`
-#    has it: table index, major:minor, data offset, /dev/sdX (the kernel
-#    name of that major:minor), group, the stripe position the status
-#    order gives it, the QEMU serial both at creation and now, health ok;
+#  - detail (of NAME or /dev/mapper/NAME) and detail --json give each
+#    member where `dmsetup table` has it: table index, major:minor, data
+#    offset, /dev/sdX (the kernel name of that major:minor), group, the
+#    stripe position the status order gives it, the QEMU serial both at
+#    creation and now, health ok;
 #  - 1 MiB written with dd raises detail's written sectors by 2048 over
 #    the groups, and detail's counters are those of `dmsetup status`;
 #    detail --interval 1 while dd writes shows a write rate;
@@ -86,6 +87,8 @@ check "detail: stripe unit" grep -qE "^ +Stripe unit : 64 KiB \\(128 sectors\\)\
 check "detail: layout and groups" grep -qE "^ +Layout : interleave, groups 2\\+1\$" $D
 check "detail: healthy" grep -qE "^ +State : healthy\$" $D
 check "detail: every label agrees" has $D "3 of 3 members carry the newest label at their position"
+bdsadm_to /tmp/detail-path.txt detail /dev/mapper/$VOL
+check "detail /dev/mapper/$VOL: the same as detail $VOL" cmp -s $D /tmp/detail-path.txt
 check "detail --json: geometry" has $DJ "\"size_sectors\": $SIZE, \"chunk_sectors\": 128, \"width_sectors\": 384, \"nr_members\": 3, \"layout\": \"interleave\","
 # members_match VOL: detail ($D) and detail --json ($DJ) of VOL give each
 # member as `dmsetup table` has it (index, major:minor, offset, group),
