@@ -15,7 +15,9 @@
  *   (MAJ:MIN), "open_count", "size_sectors", "chunk_sectors",
  *   "width_sectors", "nr_members", "layout", "group_sizes" [..],
  *   "order" [member at each stripe position], "health" (A or D per member,
- *   table order), "state" ("healthy" or "errors"), "error_members" [..],
+ *   table order), "state" ("healthy", "errors", or "unknown" when the
+ *   status cannot be read: then "order" and "health" are empty and the
+ *   counters 0), "error_members" [..],
  *   "label": the labels' view, null when no member has a label of the
  *   volume: {"name", "ctime", "utime", "generation", "agreeing" (members
  *   whose label is this one's generation, at their own position)},
@@ -24,7 +26,7 @@
  *   "write_sectors"}],
  *   "members": [{"index" (table order), "position" (stripe position),
  *   "group", "device", "dev", "offset", "uuid" (from the label, "" if
- *   none), "serial_label", "serial_now", "health" ("A" or "D"), "label"
+ *   none), "serial_label", "serial_now", "health" ("A", "D", "?"), "label"
  *   ("ok", "none", "unreadable", "other-volume", "other-position",
  *   "other-generation")}],
  *   and with --interval "rates": {"seconds", "groups": [{"group",
