@@ -4,8 +4,8 @@
 # bdsadm create does not make a disk that holds data into a member: given
 # a disk with an XFS filesystem, a partition table (dos, with one
 # partition, then with none), an LVM physical volume, an md superblock
-# (1.2, of a stopped raid1) or the label of another bds-stripe volume,
-# next to a clean disk,
+# (1.2, of a stopped raid0: the debug kernel has no raid1) or the label
+# of another bds-stripe volume, next to a clean disk,
 #  - it exits 1 and says, on one line, which device holds what (xfs,
 #    partition table, LVM2_member, linux_raid_member, bds-stripe member);
 #  - it says nothing of the clean disk;
@@ -74,8 +74,8 @@ run mkfs.xfs -q -f "$XFS"
 echo ',,83' | sfdisk -q --label dos "$PT" >/tmp/sfdisk.out 2>&1 ||
 	{ cat /tmp/sfdisk.out; fail "sfdisk"; }
 run pvcreate -q "$PV"
-run mdadm --create /dev/md0 --level=1 --raid-devices=2 --metadata=1.2 --run \
-	--assume-clean "$MD1" "$MD2"
+run mdadm --create /dev/md0 --level=0 --raid-devices=2 --metadata=1.2 --run \
+	"$MD1" "$MD2"
 run mdadm --stop /dev/md0
 for d in "$XFS" "$PT" "$PV" "$MD1" "$CLEAN"; do
 	log "$d ($(bds_dev "$d")): $(blkid -p -o export "$d" 2>&1 | tr '\n' ' ')"
