@@ -146,7 +146,9 @@ check-debug: setup
 #   suspend, resume and reload under I/O: live-suspend-reload-keeps-data;
 #   the label check of "volume <uuid>" (reading both copies of every
 #     member, each refusal): labelled-tables-refuse-misplaced-members
-#     (failslab-while-creating-tables-is-clean sweeps its allocations).
+#     (failslab-while-creating-tables-is-clean sweeps its allocations);
+#   a labelled volume of bdsadm, with XFS, across a reboot that renames
+#     its disks: volume-survives-reboot-with-renamed-disks.
 # The others (fio/XFS data checks, geometry, random tables, the rest of
 # the failure tests) run on the stock kernels in vm-check, and on the
 # debug kernel in make check-debug.
@@ -155,7 +157,8 @@ DEBUG_CI_TESTS ?= module-registers-and-unloads refused-tables-have-specific-erro
 	big-bios-split-into-whole-units-keep-data polled-io-goes-unit-by-unit-and-completes \
 	discard-write-zeroes-flush-reach-members memory-pressure-keeps-io-moving \
 	fail-make-request-member-fails-cleanly status-of-128-members-is-whole \
-	live-suspend-reload-keeps-data labelled-tables-refuse-misplaced-members
+	live-suspend-reload-keeps-data labelled-tables-refuse-misplaced-members \
+	volume-survives-reboot-with-renamed-disks
 
 # Starts the debug kernel's build (about 21 minutes of CPU, nothing once
 # cached) in the background at nice 19, so that it takes the CPU time the
