@@ -55,7 +55,7 @@ static void help(FILE *f)
 	fprintf(f, "usage: bdsadm VERB [OPTIONS] [ARGS]\n\nverbs:\n");
 	for (i = 0; i < sizeof(verbs) / sizeof(verbs[0]); i++)
 		fprintf(f, "  bdsadm %s\n", verbs[i].synopsis);
-	fprintf(f, "\nSee bdsadm(8).\n");
+	fprintf(f, "  bdsadm --version\n\nSee bdsadm(8).\n");
 }
 
 int main(int argc, char **argv)
@@ -71,6 +71,11 @@ int main(int argc, char **argv)
 	if (argc < 2) {
 		help(stderr);
 		return BDS_EXIT_USAGE;
+	}
+	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V") ||
+	    !strcmp(argv[1], "version")) {
+		printf("bdsadm " BDS_VERSION "\n");
+		return BDS_EXIT_OK;
 	}
 	if (!strcmp(argv[1], "help") || !strcmp(argv[1], "--help") ||
 	    !strcmp(argv[1], "-h")) {

@@ -181,8 +181,7 @@ int plan_parse_options(enum plan_verb verb, int argc, char **argv)
 			usage(verb);
 			exit(0);
 		case 'V':
-			printf("%s " TOOL_VERSION
-			       " (for the bds-stripe target 1.2.0)\n", bds_prog);
+			printf("%s " BDS_VERSION "\n", bds_prog);
 			exit(0);
 		case OPT_SORT:
 			opt.sort = true;

@@ -27,7 +27,10 @@
 
 #include "../dm-bds-stripe.h"
 
-#define TOOL_VERSION	"1.0"
+/* The target's version (tools/sources.mk passes it in). */
+#ifndef BDS_VERSION
+#error "BDS_VERSION is not defined: build with tools/Makefile"
+#endif
 /* More arguments than this are refused before any work is done. */
 #define MAX_ARGS	1024
 #define NAME_SZ		128

@@ -11,3 +11,9 @@ BDSADM_SRC := bdsadm.c create.c assemble-cmd.c stop.c incremental.c \
 	label-io.c assemble.c scan.c volume.c dm.c signature.c fmt.c \
 	$(BDSADM_PLAN_SRC)
 BDSADM_LIBS := -ldevmapper -lblkid
+
+# The version of the tools is the target's (.version in dm-bds-stripe.c),
+# as for DKMS: one place for both.
+BDS_TOOLS_DIR := $(dir $(lastword $(MAKEFILE_LIST)))
+BDS_VERSION := $(shell sed -n 's/.*\.version = { *\([0-9]*\), *\([0-9]*\), *\([0-9]*\) *}.*/\1.\2.\3/p' $(BDS_TOOLS_DIR)../dm-bds-stripe.c)
+BDSADM_CPPFLAGS := -DBDS_VERSION='"$(BDS_VERSION)"'

@@ -256,6 +256,10 @@ else
 		  err_has "cannot talk to device-mapper (are you root?)"; }'
 fi
 
+run --version
+t "--version: the target's version (dm-bds-stripe.c)" eval 'rc_is 0 &&
+	[ "$OUT" = "bdsadm $(sed -n "s/.*\.version = { *\([0-9]*\), *\([0-9]*\), *\([0-9]*\) *}.*/\1.\2.\3/p" "$(dirname "$0")/../../dm-bds-stripe.c")" ]'
+
 echo "1..$ntest"
 echo "$npass passed, $nfail failed"
 [ "$nfail" -eq 0 ]
