@@ -140,7 +140,7 @@ static void check_signatures(void)
 static void make_label(struct bds_label *v, const char *name,
 		       const struct plan_result *r)
 {
-	u64 chunk = r->chunk_b / SECTOR, data = UINT64_MAX;
+	u64 chunk = r->chunk_b / SECTOR, data = UINT64_MAX, min_size = UINT64_MAX;
 	int i, g;
 
 	memset(v, 0, sizeof(*v));
@@ -179,9 +179,16 @@ static void make_label(struct bds_label *v, const char *name,
 		room = room > off ? (room - off) / chunk * chunk : 0;
 		if (room < data)
 			data = room;
+		if (m->size < min_size)
+			min_size = m->size;
 	}
-	if (!data)
-		refuse("the members are too small: after the label and the data offset, no whole stripe unit fits on the smallest");
+	if (!data) {
+		for (i = 0; i < nmem && tbl[i]->size != min_size; i++)
+			;
+		refuse("%s is too small: after its label (%u KiB at each end) and the data offset (%llu KiB), no whole stripe unit fits",
+		       tbl[i < nmem ? i : 0]->name, BDS_LABEL_SIZE / 1024,
+		       U(v->member_offset[i < nmem ? i : 0] / 2));
+	}
 	v->data_sectors = data;
 }
 
@@ -295,7 +302,8 @@ int bds_cmd_create(int argc, char **argv)
 	if (!bds_dm_info(name, &info))
 		refuse("cannot talk to device-mapper (is dm_mod loaded? are you root?)");
 	if (info.exists)
-		refuse("a device-mapper device named '%s' already exists", name);
+		refuse("a device-mapper device named '%s' already exists (dm UUID '%s'); pick another name, or stop that one first",
+		       name, info.uuid);
 	check_name_free(name);
 	check_signatures();
 	make_label(&v, name, &r);
