@@ -119,6 +119,25 @@ static void judge(const struct bds_scan *s, const u8 *u, struct inactive *in)
 	}
 }
 
+/*
+ * Two inactive volumes of one name: 'bdsadm assemble NAME' refuses both
+ * (assemble.c's name clash), so neither is "yes" by name.
+ */
+static void name_clashes(struct inactive *in, size_t n)
+{
+	size_t i, j;
+
+	for (i = 0; i < n; i++)
+		for (j = 0; j < n; j++)
+			if (i != j && in[i].ok &&
+			    !strcmp(in[i].l->name, in[j].l->name)) {
+				in[i].ok = false;
+				snprintf(in[i].why, sizeof(in[i].why), "volume %s (%s): volume %s carries the same name; 'bdsadm assemble %s' refuses both: assemble this one with 'bdsadm assemble --uuid %s'",
+					 in[i].l->name, in[i].uuid, in[j].uuid,
+					 in[i].l->name, in[i].uuid);
+			}
+}
+
 static void state_of(const struct bds_vol *v, char *buf, size_t sz)
 {
 	char err[BDS_MAX_MEMBERS * 4];
@@ -358,6 +377,7 @@ int bds_cmd_list(int argc, char **argv)
 		nv = not_active(&a, uuids, nv);
 		for (i = 0; i < nv; i++)
 			judge(&s, uuids[i], &in[i]);
+		name_clashes(in, nv);
 	}
 	if (json)
 		print_json(&a, &s, in, uuids, nv);

@@ -11,7 +11,8 @@
 #  - duplicate: member 2's labels cloned onto D (a cloned disk);
 #  - stale: members 0 and 2 at generation 2, member 1 at generation 1;
 #  - disagreeing: member 1 of the same generation with another stripe unit;
-#  - name clash: two volumes of one name; --uuid then assembles one;
+#  - name clash: two volumes of one name (bdsadm list says neither
+#    assembles by name); --uuid then assembles one;
 #  - shrunk: member 2 seen through a linear mapping of half its size (the
 #    disk itself, held by the mapping, is not read twice).
 # Then a member whose primary copy is zeroed: the volume assembles from
@@ -108,6 +109,12 @@ bds-mklabels --name same "$U2" 128 interleave 2 "$A" "$B" >/dev/null
 bds-mklabels --name same "$U3" 128 interleave 2 "$C" "$D" >/dev/null
 refused "name clash" same "volume name same is carried by two volumes" "$U2" "$U3" \
 	"bdsadm assemble --uuid"
+bdsadm list >/tmp/list.txt 2>&1
+cat /tmp/list.txt
+check "name clash: list says assemble by name refuses both" \
+	grep -qF "'bdsadm assemble same' refuses both: assemble this one with 'bdsadm assemble --uuid $U2'" /tmp/list.txt
+check "name clash: ... for the other one too" \
+	grep -qF "assemble this one with 'bdsadm assemble --uuid $U3'" /tmp/list.txt
 run bdsadm assemble --uuid "$U3"
 check "--uuid assembles one of them" sh -c "dmsetup table same | grep 'volume $U3\$' >/dev/null"
 run bdsadm stop same
