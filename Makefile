@@ -28,6 +28,11 @@
 #   make dkms-remove     remove the module from DKMS and /usr/src
 #   make install-check   tests/install/: DKMS builds for 6.1 and 6.12 and
 #                        a staged make install (nothing installed on the host)
+#   make deb             Debian packages bds-stripe-dkms and bds-stripe-tools
+#                        (dpkg-buildpackage in a temporary copy of the tree,
+#                        lintian): results/deb/ (BDS_DEB_DIR=)
+#   make deb-check       install, remove and purge them in debootstrapped
+#                        bookworm and sid roots (tests/deb/; not in check)
 #
 # Everything fetched (Debian kernels, checkpatch) is cached outside the
 # repository in $(BDS_CACHE).
@@ -245,12 +250,16 @@ ifeq ($(INSTALL_MOD_PATH),)
 endif
 	$(MAKE) -C tools uninstall PREFIX=$(PREFIX) DESTDIR=$(DESTDIR)
 
-dkms-install:
+# The sources DKMS builds from, in $(DESTDIR)$(DKMS_SRCTREE)/<name>-<version>
+# (dkms-install, and debian/rules for the bds-stripe-dkms package).
+dkms-sources:
 	@test "$(DKMS_VERSION)" = "$$(sed -n 's/^PACKAGE_VERSION="*\([^"]*\)"*/\1/p' dkms.conf)" || { \
 		echo "dkms.conf PACKAGE_VERSION != $(DKMS_VERSION)" >&2; exit 1; }
-	rm -rf $(DKMS_SRCTREE)/$(DKMS_NAME)-$(DKMS_VERSION)
-	install -d $(DKMS_SRCTREE)/$(DKMS_NAME)-$(DKMS_VERSION)
-	install -m 0644 $(DKMS_FILES) $(DKMS_SRCTREE)/$(DKMS_NAME)-$(DKMS_VERSION)/
+	rm -rf $(DESTDIR)$(DKMS_SRCTREE)/$(DKMS_NAME)-$(DKMS_VERSION)
+	install -d $(DESTDIR)$(DKMS_SRCTREE)/$(DKMS_NAME)-$(DKMS_VERSION)
+	install -m 0644 $(DKMS_FILES) $(DESTDIR)$(DKMS_SRCTREE)/$(DKMS_NAME)-$(DKMS_VERSION)/
+
+dkms-install: dkms-sources
 	$(DKMS) add -m $(DKMS_NAME) -v $(DKMS_VERSION) --sourcetree $(DKMS_SRCTREE) $(DKMS_FLAGS)
 	$(DKMS) build -m $(DKMS_NAME) -v $(DKMS_VERSION) --sourcetree $(DKMS_SRCTREE) $(DKMS_FLAGS)
 	$(DKMS) install -m $(DKMS_NAME) -v $(DKMS_VERSION) --sourcetree $(DKMS_SRCTREE) $(DKMS_FLAGS)
@@ -262,4 +271,15 @@ dkms-remove:
 install-check:
 	tests/install/dkms-build.sh
 
-.PHONY: check-kdir install uninstall dkms-install dkms-remove install-check
+# Debian packages (debian/): the version is the target's, debian/changelog
+# must agree (make-deb.sh and debian/rules refuse to build otherwise).
+deb: setup
+	tests/tools/make-deb.sh
+
+# The packages installed with apt-get into copies of debootstrapped roots
+# in $(BDS_CACHE): DKMS builds for bookworm's 6.1 and sid's 7.x, bdsadm
+# runs, remove and purge leave nothing behind (tests/deb/deb-check.sh).
+deb-check: deb
+	tests/deb/deb-check.sh
+
+.PHONY: check-kdir install uninstall dkms-sources dkms-install dkms-remove install-check deb deb-check
