@@ -97,7 +97,8 @@ tree=$tmp/tree
 mkdir -p "$tree/tools"
 cp "$top/Makefile" "$top/Kbuild" "$top/$mod.c" "$top/$mod.h" "$top/dm-bds-label.h" \
 	"$top/dkms.conf" "$tree/"
-cp "$top/tools/Makefile" "$top"/tools/*.c "$top"/tools/*.h "$top"/tools/*.8 "$tree/tools/"
+cp "$top/tools/Makefile" "$top/tools/sources.mk" "$top"/tools/*.in "$top"/tools/*.c "$top"/tools/*.h \
+	"$top"/tools/*.8 "$tree/tools/"
 
 src=$tmp/src
 dkmstree=$tmp/dkms
