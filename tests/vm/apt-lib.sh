@@ -2,7 +2,8 @@
 # shellcheck shell=bash
 #
 # apt-lib.sh - readers of apt-cache output, shared by tests/vm/kernel.sh,
-# kernel-sid.sh and tests/debug/build-kernel.sh.  Sourced, never run.
+# kernel-sid.sh, tests/debug/build-kernel.sh and tests/deb/deb-check.sh,
+# and the mirror discovery from the host's apt sources.  Sourced, never run.
 #
 # Every reader here reads its input to the end and picks what it wants
 # while reading: none of them stops early.  The scripts run under
@@ -64,4 +65,41 @@ sid_version() {
 # candidate_version PKG: the version the host's apt would download.
 candidate_version() {
 	apt-cache show --no-all-versions "$1" 2>/dev/null | deb_field Version
+}
+
+# Mirror discovery, from the host's apt sources (kernel.sh, kernel-sid.sh,
+# tests/deb/deb-check.sh): host_sources prints "URI<TAB>suite" for every
+# configured deb source, find_uri SUITE the first URI for SUITE.
+host_sources() {
+	local f
+	# deb822 *.sources files
+	for f in /etc/apt/sources.list.d/*.sources; do
+		[ -r "$f" ] || continue
+		awk '
+		function flush() {
+			if (types ~ /(^|[ \t])deb([ \t]|$)/ && enabled !~ /^[Nn][Oo]/) {
+				n = split(uris, u, /[ \t]+/); m = split(suites, s, /[ \t]+/)
+				for (i = 1; i <= n; i++) for (j = 1; j <= m; j++)
+					if (u[i] != "" && s[j] != "") print u[i] "\t" s[j]
+			}
+			types = ""; uris = ""; suites = ""; enabled = ""
+		}
+		/^[ \t]*#/ { next }
+		/^[ \t]*$/ { flush(); next }
+		/^[Tt]ypes:/   { sub(/^[^:]*:[ \t]*/, ""); types = $0; next }
+		/^URIs:/       { sub(/^[^:]*:[ \t]*/, ""); uris = $0; next }
+		/^[Ss]uites:/  { sub(/^[^:]*:[ \t]*/, ""); suites = $0; next }
+		/^[Ee]nabled:/ { sub(/^[^:]*:[ \t]*/, ""); enabled = $0; next }
+		END { flush() }' "$f"
+	done
+	# one-line format
+	for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
+		[ -r "$f" ] || continue
+		sed -e 's/#.*//' -e 's/\[[^]]*\]//' "$f" |
+			awk '$1 == "deb" && NF >= 3 { print $2 "\t" $3 }'
+	done
+}
+
+find_uri() { # $1 = suite
+	host_sources | first_uri "$1"
 }

@@ -57,41 +57,7 @@ KCACHE=$CACHE/kernels
 exec 9>"$CACHE/.kernel.lock"
 flock 9
 
-# ---------------------------------------------------------------------------
-# Mirror discovery: print "URI<TAB>suite" for every configured deb source.
-host_sources() {
-	local f
-	# deb822 *.sources files
-	for f in /etc/apt/sources.list.d/*.sources; do
-		[ -r "$f" ] || continue
-		awk '
-		function flush() {
-			if (types ~ /(^|[ \t])deb([ \t]|$)/ && enabled !~ /^[Nn][Oo]/) {
-				n = split(uris, u, /[ \t]+/); m = split(suites, s, /[ \t]+/)
-				for (i = 1; i <= n; i++) for (j = 1; j <= m; j++)
-					if (u[i] != "" && s[j] != "") print u[i] "\t" s[j]
-			}
-			types = ""; uris = ""; suites = ""; enabled = ""
-		}
-		/^[ \t]*#/ { next }
-		/^[ \t]*$/ { flush(); next }
-		/^[Tt]ypes:/   { sub(/^[^:]*:[ \t]*/, ""); types = $0; next }
-		/^URIs:/       { sub(/^[^:]*:[ \t]*/, ""); uris = $0; next }
-		/^[Ss]uites:/  { sub(/^[^:]*:[ \t]*/, ""); suites = $0; next }
-		/^[Ee]nabled:/ { sub(/^[^:]*:[ \t]*/, ""); enabled = $0; next }
-		END { flush() }' "$f"
-	done
-	# one-line format
-	for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
-		[ -r "$f" ] || continue
-		sed -e 's/#.*//' -e 's/\[[^]]*\]//' "$f" |
-			awk '$1 == "deb" && NF >= 3 { print $2 "\t" $3 }'
-	done
-}
-
-find_uri() { # $1 = suite
-	host_sources | first_uri "$1"
-}
+# Mirror discovery (host_sources, find_uri): tests/vm/apt-lib.sh.
 
 # private_apt DIR SOURCES: an apt configuration of its own in DIR (lists,
 # cache, status and DIR/apt.conf) whose only sources are the lines SOURCES,
