@@ -46,6 +46,7 @@ static const struct {
 	{ "plan", bds_cmd_plan, "plan [OPTIONS] DEVICE..." },
 	{ "examine", bds_cmd_examine, "examine [--export | --json] DEVICE..." },
 	{ "wipe", bds_cmd_wipe, "wipe DEVICE..." },
+	{ "check", bds_cmd_check, "check [--rate MB/S] NAME" },
 };
 
 static void help(FILE *f)

@@ -25,5 +25,6 @@ int bds_cmd_detail(int argc, char **argv);
 int bds_cmd_incremental(int argc, char **argv);
 int bds_cmd_examine(int argc, char **argv);
 int bds_cmd_wipe(int argc, char **argv);
+int bds_cmd_check(int argc, char **argv);
 
 #endif /* BDSADM_H */

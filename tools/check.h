@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * bdsadm check NAME: read every sector of every member of an active
+ * volume.  check-cmd.c takes the options and the volume and prints the
+ * findings; check-read.c reads one member (O_DIRECT, at the capped rate,
+ * bisecting a failed read down to the logical block) and shows progress.
+ */
+#ifndef BDS_CHECK_H
+#define BDS_CHECK_H
+
+#include <stdbool.h>
+#include <time.h>
+
+#include "volstat.h"
+
+/* Sectors read at once: 1 MiB. */
+#define CHK_READ_SECTORS	2048U
+
+/* Unreadable sectors [start, end) of a member, relative to its offset. */
+struct chk_range {
+	u32 member;
+	u64 start, end;
+};
+
+struct chk {
+	const struct bds_vol *vol;
+	struct bds_layout layout;
+	u64 member_len;			/* sectors of each member in use */
+	double rate;			/* bytes per second, 0: no cap */
+	bool tty;			/* stderr is a terminal: a bar */
+	u64 total, done;		/* sectors, all members */
+	struct timespec t0, shown;	/* start, last progress shown */
+	struct chk_range *bad;
+	size_t nbad, maxbad;
+	bool nomem;			/* some range could not be kept */
+};
+
+/*
+ * Read member @m (table index) through @path.  Unreadable ranges are
+ * added to c->bad.  Returns 0, or -1 if it could not be opened or read
+ * at all (said on stderr).
+ */
+int chk_member(struct chk *c, u32 m, const char *path);
+
+/* Progress on stderr; @last: the final line. */
+void chk_progress(struct chk *c, u32 m, bool last);
+
+#endif /* BDS_CHECK_H */

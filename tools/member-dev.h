@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * A member of an active volume as the system shows it now, from its
+ * table's "MAJ:MIN" and /sys/dev/block: its device node, its disk's
+ * serial and the controller it hangs off.  For bdsadm monitor and check.
+ */
+#ifndef BDS_MEMBER_DEV_H
+#define BDS_MEMBER_DEV_H
+
+#include <limits.h>
+#include <stdbool.h>
+
+#include "plan.h"
+
+struct bds_member_dev {
+	char node[PATH_MAX];		/* /dev/sdb, /dev/mapper/m0 */
+	char kname[NAME_SZ];		/* sdb, dm-3; "" if not in sysfs */
+	char serial[NAME_SZ];		/* "" if none */
+	char controller[NAME_SZ];	/* host2, nvme0, a PCI address, "" */
+	bool found;			/* in /sys/dev/block */
+};
+
+/*
+ * Fill @d for the device @majmin.  The node is /dev/mapper/NAME for a
+ * device-mapper device, else /dev/KERNEL-NAME; when the device is not in
+ * sysfs (gone), found is false and node says "MAJ:MIN (gone)".
+ */
+void bds_member_dev(const char *majmin, struct bds_member_dev *d);
+
+#endif /* BDS_MEMBER_DEV_H */
