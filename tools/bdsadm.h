@@ -25,6 +25,7 @@ int bds_cmd_detail(int argc, char **argv);
 int bds_cmd_incremental(int argc, char **argv);
 int bds_cmd_examine(int argc, char **argv);
 int bds_cmd_wipe(int argc, char **argv);
+int bds_cmd_monitor(int argc, char **argv);
 int bds_cmd_check(int argc, char **argv);
 
 #endif /* BDSADM_H */

@@ -256,6 +256,41 @@ else
 		  err_has "cannot talk to device-mapper (are you root?)"; }'
 fi
 
+# --- monitor and check: usage (no device-mapper is touched) -------------
+run help
+t "help lists monitor and check" eval 'rc_is 0 && out_has "bdsadm monitor [--oneshot]" &&
+	out_has "bdsadm check [--rate MB/S] NAME"'
+run monitor --help
+t "monitor --help: exit 0" eval 'rc_is 0 && out_has "usage: bdsadm monitor"'
+run monitor vol
+t "monitor with a name: exit 2, it watches every volume" eval 'rc_is 2 &&
+	err_has "it takes no names" && err_has "usage: bdsadm monitor"'
+for a in 0 3601 x 1.5; do
+	run monitor --rescan "$a"
+	t "monitor --rescan $a: exit 2" eval 'rc_is 2 && err_has "--rescan $a: not a whole number of seconds"'
+done
+run monitor --program prog.sh
+t "monitor --program with a relative path: exit 2" eval 'rc_is 2 &&
+	err_has "not an executable file given by its absolute path"'
+run monitor --oneshot --program "$W/no-such-program"
+t "monitor --program that does not exist: exit 2" eval 'rc_is 2 && err_has "$W/no-such-program"'
+run monitor --bogus
+t "monitor --bogus: exit 2" rc_is 2
+run check --help
+t "check --help: exit 0" eval 'rc_is 0 && out_has "usage: bdsadm check"'
+run check
+t "check without NAME: exit 2" eval 'rc_is 2 && err_has "usage: bdsadm check [--rate MB/S] NAME"'
+run check a b
+t "check of two names: exit 2" rc_is 2
+for a in 0 -1 fast; do
+	run check --rate "$a" vol
+	t "check --rate $a: exit 2" eval 'rc_is 2 && err_has "--rate $a: not a number of MB/s"'
+done
+run check a/b
+t "check of a name with a slash: exit 2" eval 'rc_is 2 && err_has "cannot be a volume name"'
+run check /dev/mapper/
+t "check of /dev/mapper/: exit 2" rc_is 2
+
 run --version
 t "--version: the target's version (dm-bds-stripe.c)" eval 'rc_is 0 &&
 	[ "$OUT" = "bdsadm $(sed -n "s/.*\.version = { *\([0-9]*\), *\([0-9]*\), *\([0-9]*\) *}.*/\1.\2.\3/p" "$(dirname "$0")/../../dm-bds-stripe.c")" ]'

@@ -1,0 +1,224 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * bdsadm monitor [--program PROG] [--foreground] [--rescan SECONDS]
+ * bdsadm monitor --oneshot [--program PROG] [--foreground]
+ *
+ * Watches every active bds-stripe volume (dm UUID BDS-...) and reports
+ * members that fail (health A -> D), are restored by a new table, and
+ * volumes that appear and disappear (see monitor.h for the files).
+ *
+ * The member state is event-driven: one thread per volume blocks in the
+ * kernel's DM_DEV_WAIT until that volume's event number moves
+ * (monitor-watch.c).  The list of volumes is read again every --rescan
+ * seconds (default 5) to find new ones: device-mapper raises no event
+ * on an existing device when another is created, so there is nothing
+ * else to wait for (short of DM_DEVICE_ARM_POLL, see monitor-watch.c).
+ * That re-list is one DM_DEVICE_LIST ioctl and an info per volume; it
+ * is not a polling loop over the members' state, which is never read
+ * but when the kernel says it changed, nor does it run dmsetup.
+ *
+ * --oneshot reports the members that are failed now, once, and exits:
+ * 0 when every member of every volume is healthy, 1 when some member is
+ * failed or a volume cannot be read, 2 for usage errors (for cron).
+ * Otherwise it runs until SIGTERM or SIGINT (exit 0); it does not detach
+ * (run it from the systemd unit, bds-stripe-monitor.service).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <syslog.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "bdsadm.h"
+#include "monitor.h"
+
+#define MONITOR_USAGE "monitor [--oneshot] [--program PROG] [--foreground] [--rescan SECONDS]"
+
+struct mon_opts mon_opt = { NULL, false, 5 };
+pthread_mutex_t mon_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static struct mon_watch *watches;
+static bool announce;		/* false in the first scan */
+
+static void watch_new(const char *name, const char *uuid, void *arg)
+{
+	struct mon_watch *w;
+
+	(void)arg;
+	for (w = watches; w; w = w->next)
+		if (!strcmp(w->name, name) && !strcmp(w->dm_uuid, uuid))
+			return;
+	w = calloc(1, sizeof(*w));
+	if (!w) {
+		mon_note(LOG_ERR, "volume %s: out of memory, not watched; the next scan tries again",
+			 name);
+		return;
+	}
+	snprintf(w->name, sizeof(w->name), "%s", name);
+	snprintf(w->dm_uuid, sizeof(w->dm_uuid), "%s", uuid);
+	w->vol = (struct bds_vol){ 0 };
+	snprintf(w->vol.name, sizeof(w->vol.name), "%s", name);
+	snprintf(w->vol.dm_uuid, sizeof(w->vol.dm_uuid), "%s", uuid);
+	w->announce = announce;
+	if (pthread_create(&w->thread, NULL, mon_watch_thread, w)) {
+		mon_note(LOG_ERR, "volume %s: cannot start a thread for it, not watched; the next scan tries again",
+			 name);
+		free(w);
+		return;
+	}
+	w->next = watches;
+	watches = w;
+}
+
+/* Join the watchers that ended, then watch the volumes there are now. */
+static void scan(void)
+{
+	struct mon_watch **p = &watches, *w;
+
+	pthread_mutex_lock(&mon_lock);
+	while ((w = *p)) {
+		if (w->ended) {
+			*p = w->next;
+			pthread_join(w->thread, NULL);
+			free(w);
+		} else {
+			p = &w->next;
+		}
+	}
+	/* without dm_mod there is no volume: do not make libdm load it */
+	if (bds_vol_dm_available() && !bds_dm_each_volume(watch_new, NULL))
+		mon_note(LOG_ERR, "cannot list the device-mapper devices (are you root?); trying again in %u s",
+			 mon_opt.rescan);
+	pthread_mutex_unlock(&mon_lock);
+}
+
+static int watch_forever(void)
+{
+	struct timespec ts = { (time_t)mon_opt.rescan, 0 };
+	unsigned int n = 0;
+	struct mon_watch *w;
+	sigset_t set;
+	int sig;
+
+	/* the threads inherit the mask: the signals come to sigtimedwait */
+	sigemptyset(&set);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGHUP);
+	pthread_sigmask(SIG_BLOCK, &set, NULL);
+	scan();
+	announce = true;
+	pthread_mutex_lock(&mon_lock);
+	for (w = watches; w; w = w->next)
+		n++;
+	mon_note(LOG_INFO, "monitoring %u bds-stripe volume%s; new volumes are looked for every %u s",
+		 n, n == 1 ? "" : "s", mon_opt.rescan);
+	pthread_mutex_unlock(&mon_lock);
+	for (;;) {
+		sig = sigtimedwait(&set, NULL, &ts);
+		if (sig == SIGTERM || sig == SIGINT)
+			break;
+		scan();
+	}
+	pthread_mutex_lock(&mon_lock);
+	mon_note(LOG_INFO, "stopped by signal %d", sig);
+	/* the watchers are blocked in the kernel: exit ends them */
+	exit(BDS_EXIT_OK);
+}
+
+struct oneshot {
+	unsigned int volumes, failed, unreadable;
+};
+
+static void oneshot_one(const char *name, const char *uuid, void *arg)
+{
+	static struct bds_vol v;
+	struct oneshot *o = arg;
+
+	(void)uuid;
+	o->volumes++;
+	if (!bds_vol_read(name, &v) || !v.have_status) {
+		mon_note(LOG_WARNING, "volume %s: its status cannot be read (%s); 'dmsetup status %s' shows what is loaded",
+			 name, v.why, name);
+		o->unreadable++;
+		return;
+	}
+	o->failed += mon_compare(NULL, &v);
+}
+
+static int oneshot(void)
+{
+	struct oneshot o = { 0, 0, 0 };
+
+	if (bds_vol_dm_available() && !bds_dm_each_volume(oneshot_one, &o)) {
+		bds_err("cannot list the device-mapper devices (are you root?)");
+		return BDS_EXIT_FAIL;
+	}
+	if (mon_opt.to_stdout)
+		printf("%u volume%s, %u failed member%s%s\n", o.volumes,
+		       o.volumes == 1 ? "" : "s", o.failed,
+		       o.failed == 1 ? "" : "s",
+		       o.unreadable ? ", some status unreadable" : "");
+	return o.failed || o.unreadable ? BDS_EXIT_FAIL : BDS_EXIT_OK;
+}
+
+int bds_cmd_monitor(int argc, char **argv)
+{
+	static const struct option lo[] = {
+		{ "oneshot", no_argument, NULL, '1' },
+		{ "program", required_argument, NULL, 'p' },
+		{ "foreground", no_argument, NULL, 'f' },
+		{ "rescan", required_argument, NULL, 'r' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	bool once = false;
+	u64 secs;
+	int c;
+
+	mon_opt.to_stdout = isatty(STDOUT_FILENO);
+	while ((c = getopt_long(argc, argv, "+1p:fr:h", lo, NULL)) != -1) {
+		switch (c) {
+		case '1':
+			once = true;
+			break;
+		case 'p':
+			if (optarg[0] != '/' || access(optarg, X_OK)) {
+				bds_err("--program %s: not an executable file given by its absolute path",
+					optarg);
+				return bds_usage(MONITOR_USAGE);
+			}
+			mon_opt.program = optarg;
+			break;
+		case 'f':
+			mon_opt.to_stdout = true;
+			break;
+		case 'r':
+			if (!bds_parse_u64(optarg, &secs) || !secs ||
+			    secs > 3600) {
+				bds_err("--rescan %s: not a whole number of seconds from 1 to 3600",
+					optarg);
+				return bds_usage(MONITOR_USAGE);
+			}
+			mon_opt.rescan = (unsigned int)secs;
+			break;
+		case 'h':
+			printf("usage: bdsadm " MONITOR_USAGE "\n");
+			return BDS_EXIT_OK;
+		default:
+			return bds_usage(MONITOR_USAGE);
+		}
+	}
+	if (optind < argc) {
+		bds_err("monitor watches every volume: it takes no names");
+		return bds_usage(MONITOR_USAGE);
+	}
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	openlog("bdsadm-monitor", LOG_PID, LOG_DAEMON);
+	return once ? oneshot() : watch_forever();
+}

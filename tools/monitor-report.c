@@ -1,0 +1,124 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * bdsadm monitor's reports (see monitor.h): one line to syslog (the
+ * journal takes it from there), the same line with the time on stdout
+ * with --foreground, and the --program run as
+ *   PROG EVENT VOLUME [MEMBER-DEVICE]
+ * as mdadm --monitor runs its program; the member device is given for
+ * member events only.  The program is waited for before the next report
+ * (they reach it in order): it should be quick.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <syslog.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "member-dev.h"
+#include "monitor.h"
+
+static void out_line(int prio, const char *line)
+{
+	char stamp[32];
+	struct tm tm;
+	time_t now;
+
+	syslog(prio, "%s", line);
+	if (!mon_opt.to_stdout)
+		return;
+	now = time(NULL);
+	localtime_r(&now, &tm);
+	strftime(stamp, sizeof(stamp), "%Y-%m-%d %H:%M:%S", &tm);
+	printf("%s %s\n", stamp, line);
+	fflush(stdout);
+}
+
+void mon_note(int prio, const char *fmt, ...)
+{
+	char line[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	out_line(prio, line);
+}
+
+static void run_program(const char *event, const char *vol, const char *dev)
+{
+	pid_t pid;
+	int st;
+
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		mon_note(LOG_ERR, "cannot run %s: %s", mon_opt.program,
+			 strerror(errno));
+		return;
+	}
+	if (!pid) {
+		execl(mon_opt.program, mon_opt.program, event, vol, dev,
+		      (char *)NULL);
+		_exit(127);
+	}
+	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+		;
+	if (!WIFEXITED(st) || WEXITSTATUS(st))
+		mon_note(LOG_WARNING, "%s %s %s%s%s: exit status %d%s",
+			 mon_opt.program, event, vol, dev ? " " : "",
+			 dev ? dev : "", WIFEXITED(st) ? WEXITSTATUS(st) : -1,
+			 WIFEXITED(st) && WEXITSTATUS(st) == 127 ?
+			 " (could not be run: is it an executable path?)" : "");
+}
+
+static const char *or_none(const char *s)
+{
+	return s[0] ? s : "none";
+}
+
+static void member_line(char *line, size_t sz, const char *event,
+			const struct bds_vol *v, int m,
+			const struct bds_member_dev *d)
+{
+	bool restored = !strcmp(event, MON_RESTORED);
+	char was = restored ? 'D' : 'A';
+
+	snprintf(line, sz, "%s: volume %s, member %d (stripe position %u, %s, serial %s, controller %s): health %c -> %c%s; error count: not kept by the target; %s",
+		 event, v->name, m, v->pos_of[m], d->node, or_none(d->serial),
+		 or_none(d->controller), was, v->health[m],
+		 !strcmp(event, MON_FOUND_FAILED) ?
+		 " (before the monitor saw the volume)" : "",
+		 restored ?
+		 "a new table gave the member a fresh start" :
+		 "it has seen an I/O error and the data on it may be unreadable: 'bdsadm check' finds the unreadable ranges, 'bdsadm detail' shows the volume");
+}
+
+void mon_report(const char *event, const struct bds_vol *v, int m)
+{
+	struct bds_member_dev d;
+	char line[PATH_MAX + 2048], u[BDS_DM_UUID_SZ];
+
+	bds_vol_uuid(v, u, sizeof(u));
+	if (m >= 0) {
+		bds_member_dev(v->dev[m], &d);
+		member_line(line, sizeof(line), event, v, m, &d);
+		out_line(strcmp(event, MON_RESTORED) ? LOG_CRIT : LOG_NOTICE,
+			 line);
+	} else if (!strcmp(event, MON_APPEARED)) {
+		snprintf(line, sizeof(line), "%s: volume %s (%s), %u members, health %s",
+			 event, v->name, u, v->nr_members,
+			 v->have_status ? v->health : "unknown");
+		out_line(LOG_NOTICE, line);
+	} else {
+		snprintf(line, sizeof(line), "%s: volume %s (%s) is no longer active",
+			 event, v->name, u);
+		out_line(LOG_NOTICE, line);
+	}
+	if (mon_opt.program)
+		run_program(event, v->name, m >= 0 ? d.node : NULL);
+}
