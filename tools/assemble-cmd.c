@@ -6,6 +6,7 @@
  * create the device (dm.c).
  */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +18,7 @@
 #include "bdsadm.h"
 #include "dm.h"
 #include "fmt.h"
+#include "label-io.h"
 #include "scan.h"
 #include "volume.h"
 
@@ -37,9 +39,56 @@ static void tell_oddities(const struct bds_scan *s,
 				(unsigned long long)f->label.label_sector,
 				f->dev);
 	}
-	if (r->nr_ignored)
+	if (r->nr_ignored && !r->rollback)
 		bds_err("volume %s: %u device(s) with an older generation of its labels left out (former members: see 'bdsadm list')",
 			r->name, r->nr_ignored);
+}
+
+/*
+ * An interrupted membership change is rolled back before the table is
+ * loaded (assemble.h): the members that stay get their older copy back
+ * as the primary, the disk that was to join loses its labels.  Returns
+ * false (and says why) if a device cannot be written: nothing is then
+ * assembled, and running assemble again redoes what is left.
+ */
+static bool roll_back(const struct bds_scan *s, const struct bds_asm_result *r)
+{
+	char why[256];
+	struct bds_dev d;
+	u32 i;
+	int rc;
+
+	bds_err("volume %s: a membership change to generation %llu was interrupted before its commit point: rolling it back to generation %llu",
+		r->name, (unsigned long long)r->abandoned,
+		(unsigned long long)r->generation);
+	for (i = 0; i < r->nr_restore + r->nr_drop; i++) {
+		bool restore = i < r->nr_restore;
+		const struct bds_found *f = &s->found[restore ? r->restore[i] :
+						      r->drop[i - r->nr_restore]];
+
+		if (bds_dev_open(&d, f->dev, true, why, sizeof(why))) {
+			bds_err("volume %s: %s; nothing was assembled", r->name, why);
+			return false;
+		}
+		rc = restore ? bds_label_write_primary(&d, &f->older) :
+			       bds_labels_wipe(&d);
+		bds_dev_close(&d);
+		if (rc) {
+			bds_err("volume %s: %s: %s: %s; nothing was assembled",
+				r->name, f->dev, restore ?
+				"writing its label back failed" :
+				"erasing its label failed", strerror(-rc));
+			return false;
+		}
+		if (restore)
+			bds_err("volume %s: member %u (%s) carries generation %llu again",
+				r->name, f->older.member_index, f->dev,
+				(unsigned long long)r->generation);
+		else
+			bds_err("volume %s: %s, which was to join at generation %llu, no longer carries a label",
+				r->name, f->dev, (unsigned long long)r->abandoned);
+	}
+	return true;
 }
 
 /* Create the volume @r decided on.  Returns an exit status. */
@@ -87,6 +136,8 @@ static int assemble_one(const struct bds_scan *s,
 		return BDS_EXIT_FAIL;
 	}
 	tell_oddities(s, r);
+	if (r->rollback && !roll_back(s, r))
+		return BDS_EXIT_FAIL;
 	/* read-ahead: at least two stripe widths, as create sets it */
 	if (!bds_dm_create(l->name, dmuuid, bds_volume_length(l), params,
 			   (u32)(2 * l->chunk_sectors * l->nr_members), true)) {

@@ -3,6 +3,7 @@
  * The assembly decision of bdsadm (see assemble.h).
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "assemble.h"
@@ -129,14 +130,17 @@ static bool of_volume(const struct bds_found *f, const struct bds_asm_result *r)
 	return same_uuid(f->label.volume_uuid, r->volume_uuid);
 }
 
-/* Newest generation; its labels must agree.  Sets r->label. */
-static bool check_generation(const struct bds_found *f, size_t n,
+/*
+ * Newest generation (or generation @gen when it is not 0); its labels
+ * must agree.  Sets r->label.
+ */
+static bool check_generation(const struct bds_found *f, size_t n, u64 gen,
 			     struct bds_asm_result *r)
 {
 	size_t i, newest = n;
 
 	for (i = 0; i < n; i++)
-		if (of_volume(&f[i], r) &&
+		if (of_volume(&f[i], r) && (!gen || f[i].label.generation == gen) &&
 		    (newest == n || f[i].label.generation > f[newest].label.generation))
 			newest = i;
 	r->label = &f[newest].label;
@@ -238,17 +242,149 @@ static bool check_sizes(const struct bds_found *f, struct bds_asm_result *r)
 	return true;
 }
 
+/* The decision over @f for the newest generation, or for @gen. */
+static enum bds_asm_verdict decide(const struct bds_found *f, size_t n,
+				   u64 gen, struct bds_asm_result *r)
+{
+	if (check_generation(f, n, gen, r) &&
+	    fill_positions(f, n, r) &&
+	    check_complete(f, n, r) &&
+	    check_sizes(f, r))
+		r->verdict = BDS_ASM_OK;
+	return r->verdict;
+}
+
+/* The generation below @gen that devices or their older copies carry. */
+static u64 previous_generation(const struct bds_found *f, size_t n, u64 gen,
+			       const struct bds_asm_result *r)
+{
+	u64 prev = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (!of_volume(&f[i], r))
+			continue;
+		if (f[i].label.generation < gen && f[i].label.generation > prev)
+			prev = f[i].label.generation;
+		if (f[i].has_older && f[i].older.generation < gen &&
+		    f[i].older.generation > prev)
+			prev = f[i].older.generation;
+	}
+	return prev;
+}
+
+/*
+ * Was the change to generation @l (from the view @old) committed?  It
+ * was once no device still carries @old's generation as a member that
+ * both generations share (same UUID at the same position).
+ */
+static bool committed(const struct bds_found *f, size_t n,
+		      const struct bds_label *l, const struct bds_label *old,
+		      const struct bds_asm_result *r)
+{
+	size_t i;
+	u32 p;
+
+	for (i = 0; i < n; i++) {
+		const struct bds_label *d = &f[i].label;
+
+		if (!of_volume(&f[i], r) || d->generation != old->generation)
+			continue;
+		p = d->member_index;
+		if (p < l->nr_members && p < old->nr_members &&
+		    same_uuid(l->uuid[p], old->uuid[p]) &&
+		    same_uuid(d->member_uuid, l->uuid[p]))
+			return false;
+	}
+	return true;
+}
+
+/* Do two labels of a volume name other members? */
+static bool members_changed(const struct bds_label *a, const struct bds_label *b)
+{
+	u32 p;
+
+	if (a->nr_members != b->nr_members)
+		return true;
+	for (p = 0; p < a->nr_members; p++)
+		if (!same_uuid(a->uuid[p], b->uuid[p]))
+			return true;
+	return false;
+}
+
+/*
+ * The newest generation @r was refused (missing or stale): if a
+ * membership change was interrupted before its commit point, decide on
+ * the previous generation, each device taking its older copy where it
+ * has one.  Returns true when @r now holds that decision.
+ */
+static bool try_rollback(const struct bds_found *f, size_t n,
+			 struct bds_asm_result *r)
+{
+	u64 gen = r->generation, prev = previous_generation(f, n, gen, r);
+	struct bds_asm_result old;
+	struct bds_found *v;
+	const struct bds_label *prev_l = NULL;
+	size_t i;
+
+	if (!prev)
+		return false;
+	v = malloc(n * sizeof(*v));
+	if (!v)
+		return false;
+	for (i = 0; i < n; i++) {
+		v[i] = f[i];
+		if (of_volume(&f[i], r) && f[i].label.generation != prev &&
+		    f[i].has_older && f[i].older.generation == prev) {
+			v[i].label = f[i].older;
+			v[i].copy = !f[i].copy;
+		}
+		if (of_volume(&v[i], r) && v[i].label.generation == prev)
+			prev_l = &v[i].label;
+	}
+	/*
+	 * Only a change of the member table is a membership change; a
+	 * device that missed a generation of the same members is stale.
+	 */
+	if (!prev_l || !members_changed(r->label, prev_l) ||
+	    committed(f, n, r->label, prev_l, r)) {
+		free(v);
+		return false;
+	}
+	memset(&old, 0, sizeof(old));
+	memcpy(old.volume_uuid, r->volume_uuid, BDS_UUID_LEN);
+	old.verdict = BDS_ASM_OK;
+	decide(v, n, prev, &old);
+	old.rollback = true;
+	old.abandoned = gen;
+	old.rolled = *old.label;
+	for (i = 0; i < n; i++) {
+		if (!of_volume(&f[i], &old))
+			continue;
+		if (v[i].label.generation == prev &&
+		    f[i].label.generation != prev)
+			old.restore[old.nr_restore++] = (int)i;
+		else if (f[i].label.generation == gen &&
+			 (!f[i].has_older || f[i].older.generation != prev))
+			old.drop[old.nr_drop++] = (int)i;
+	}
+	free(v);
+	*r = old;
+	r->label = &r->rolled;
+	return true;
+}
+
 enum bds_asm_verdict bds_assemble(const struct bds_found *found, size_t n,
 				  const char *name, const u8 *uuid,
 				  struct bds_asm_result *r)
 {
 	memset(r, 0, sizeof(*r));
-	if (pick_volume(found, n, name, uuid, r) &&
-	    check_generation(found, n, r) &&
-	    fill_positions(found, n, r) &&
-	    check_complete(found, n, r) &&
-	    check_sizes(found, r))
-		r->verdict = BDS_ASM_OK;
+	if (!pick_volume(found, n, name, uuid, r))
+		return r->verdict;
+	r->verdict = BDS_ASM_OK;
+	decide(found, n, 0, r);
+	if (r->verdict == BDS_ASM_MISSING || r->verdict == BDS_ASM_STALE)
+		try_rollback(found, n, r);
 	return r->verdict;
 }
 
@@ -303,5 +439,13 @@ void bds_asm_message(const struct bds_asm_result *r, char *buf, size_t sz)
 		snprintf(buf, sz, "%s: %s on %s is smaller than its data area; not assembling: the device shrank since creation",
 			 vol, who, r->dev);
 		break;
+	}
+	if (r->rollback) {
+		size_t len = strlen(buf);
+
+		snprintf(buf + len, sz - len, r->verdict == BDS_ASM_OK ?
+			 " (a membership change to generation %llu was interrupted before its commit point and is rolled back)" :
+			 " (a membership change to generation %llu was interrupted before its commit point: the volume is the previous generation's)",
+			 (unsigned long long)r->abandoned);
 	}
 }

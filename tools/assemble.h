@@ -15,6 +15,14 @@
  *     position (stale);
  *   - every device still holds its data area (not shrunk).
  * A partial or inconsistent set is never assembled.
+ *
+ * When the newest generation is incomplete because a membership change
+ * (bdsadm replace) was interrupted before its commit point (a member
+ * that stays in the volume still carries the previous generation), the
+ * previous generation is decided on instead, from the devices' older
+ * copies where they have them: the change is rolled back.  After the
+ * commit point (every member that stays carries the new generation) it
+ * never is: the new member is then the only valid one.
  */
 #ifndef BDS_ASSEMBLE_H
 #define BDS_ASSEMBLE_H
@@ -27,6 +35,14 @@ struct bds_found {
 	u64 sectors;			/* its size now */
 	int copy;			/* 0 primary, 1 backup */
 	struct bds_label label;
+	/*
+	 * The other copy, when it is valid, of the same volume and member,
+	 * and of an older generation: what a membership change interrupted
+	 * between its primary and backup writes leaves behind
+	 * (Documentation/bds-stripe-label.rst, "Membership changes").
+	 */
+	bool has_older;
+	struct bds_label older;
 };
 
 enum bds_asm_verdict {
@@ -62,6 +78,20 @@ struct bds_asm_result {
 	int member[BDS_MAX_MEMBERS];	/* index into the found devices */
 	u32 nr_backup;			/* members read from their backup copy */
 	u32 nr_ignored;			/* stale devices left out */
+	/*
+	 * An interrupted membership change (generation @abandoned) that had
+	 * not reached its commit point: the volume is the previous
+	 * generation's.  Before the table is loaded, the devices in
+	 * restore[] get their older copy written back as the primary, and
+	 * the labels of the devices in drop[] (taking part only in the
+	 * abandoned generation: the disk that was to come in) are erased.
+	 */
+	bool rollback;
+	u64 abandoned;
+	u32 nr_restore, nr_drop;
+	int restore[BDS_MAX_MEMBERS];
+	int drop[BDS_MAX_MEMBERS];
+	struct bds_label rolled;	/* ->label points here on a rollback */
 };
 
 /*

@@ -183,7 +183,8 @@ static int write_copy(const struct bds_dev *d, u8 *buf, struct bds_label *l,
 	return rc;
 }
 
-int bds_labels_write(const struct bds_dev *d, const struct bds_label *l)
+static int write_copies(const struct bds_dev *d, const struct bds_label *l,
+			bool backup)
 {
 	struct bds_label *copy;
 	u8 *buf;
@@ -197,12 +198,22 @@ int bds_labels_write(const struct bds_dev *d, const struct bds_label *l)
 	if (copy && buf) {
 		*copy = *l;
 		rc = write_copy(d, buf, copy, BDS_LABEL_PRIMARY);
-		if (!rc)
+		if (!rc && backup)
 			rc = write_copy(d, buf, copy, copy->backup_sector);
 	}
 	free(copy);
 	free(buf);
 	return rc;
+}
+
+int bds_labels_write(const struct bds_dev *d, const struct bds_label *l)
+{
+	return write_copies(d, l, true);
+}
+
+int bds_label_write_primary(const struct bds_dev *d, const struct bds_label *l)
+{
+	return write_copies(d, l, false);
 }
 
 static int zero_at(const struct bds_dev *d, u8 *zero, u64 sector)

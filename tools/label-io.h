@@ -61,6 +61,14 @@ const struct bds_label *bds_labels_best(const struct bds_dev_labels *dl);
 int bds_labels_write(const struct bds_dev *d, const struct bds_label *l);
 
 /*
+ * Write label @l as the primary copy only, and sync: the first step of a
+ * membership change on a member that stays, and what assemble does to
+ * roll an interrupted change back (the backup then still holds the
+ * other generation).  Returns 0 or -errno.
+ */
+int bds_label_write_primary(const struct bds_dev *d, const struct bds_label *l);
+
+/*
  * Erase both copies (zeroes), where they are now and where a valid
  * primary says the backup is.  Returns 0 or -errno.
  */

@@ -79,7 +79,7 @@ static bool is_held_by_other(const char *sysfs, const char *name)
 static void look_at(struct bds_scan *s, const char *name)
 {
 	struct bds_dev_labels dl;
-	const struct bds_label *l;
+	const struct bds_label *l, *other;
 	struct bds_dev d;
 	char why[256], *path = s->paths[s->n];
 	int rc;
@@ -112,6 +112,11 @@ static void look_at(struct bds_scan *s, const char *name)
 	s->found[s->n].sectors = d.sectors;
 	s->found[s->n].copy = dl.pick;
 	s->found[s->n].label = *l;
+	other = &dl.copy[!dl.pick];
+	s->found[s->n].has_older = dl.err[!dl.pick] == BDS_LABEL_OK &&
+				   other->generation < l->generation;
+	if (s->found[s->n].has_older)
+		s->found[s->n].older = *other;
 	s->n++;
 	bds_dev_close(&d);
 }

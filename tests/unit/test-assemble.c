@@ -18,6 +18,13 @@
  *   a device smaller than its data area      SHRUNK
  *   a member read from its backup            OK, counted
  *   no label of that name        NOT_FOUND
+ *   a replace interrupted before its commit point   OK, rolled back to
+ *                                the old member, the updated primaries
+ *                                to restore; without the old disk,
+ *                                MISSING as the old volume
+ *   a replace at its commit point   OK, the new member; without the new
+ *                                disk STALE (naming the old one) or
+ *                                MISSING, never the old one
  * and every refusal message names the volume and says what to do.
  * Output is TAP; the last line is "N passed, N failed".
  */
@@ -83,6 +90,7 @@ static struct bds_found *add(struct scene *s, const struct bds_label *vol,
 	d->dev = s->dev[s->n];
 	d->sectors = vol->member_sectors;
 	d->copy = 0;
+	d->has_older = false;
 	d->label = *vol;
 	d->label.member_index = pos;
 	memcpy(d->label.member_uuid, vol->uuid[pos], BDS_UUID_LEN);
@@ -298,6 +306,109 @@ static void one_round(void)
 	EXPECT(9, bds_assemble(sc.f, 0, "data", NULL, &r) == BDS_ASM_NOT_FOUND);
 }
 
+/*
+ * A replace of position p interrupted after the new member's label and
+ * k of the other members' primary copies were written (the label update
+ * order of bds-stripe-label.rst): each updated member carries the new
+ * generation and, in its backup, the old one.  @with_old, @with_new: the
+ * old and the new disk are present.
+ */
+static void replace_scene(const struct bds_label *vol, const struct bds_label *nv,
+			  u32 p, u32 k, bool with_old, bool with_new)
+{
+	struct bds_found *d;
+	u32 q, done = 0;
+
+	sc.n = 0;
+	if (with_old)
+		add(&sc, vol, p);
+	if (with_new)
+		add(&sc, nv, p);
+	for (q = 0; q < vol->nr_members; q++) {
+		if (q == p)
+			continue;
+		if (done < k) {
+			d = add(&sc, nv, q);
+			d->has_older = true;
+			d->older = *vol;
+			d->older.member_index = q;
+			memcpy(d->older.member_uuid, vol->uuid[q], BDS_UUID_LEN);
+			done++;
+		} else {
+			add(&sc, vol, q);
+		}
+	}
+	shuffle(&sc);
+}
+
+static void replace_round(void)
+{
+	struct bds_label vol, nv;
+	struct bds_asm_result r;
+	u32 p, k, others, restored;
+	const struct bds_found *d;
+
+	make_volume(&vol, "data", 0xd0);
+	nv = vol;
+	nv.generation = vol.generation + 1;
+	p = (u32)(rnd() % vol.nr_members);
+	nv.uuid[p][13] ^= 0x5a;
+	snprintf(nv.serial[p], sizeof(nv.serial[p]), "NEW-%03u", p);
+	others = vol.nr_members - 1;
+
+	/* before the commit point: rolled back to the old member */
+	if (others) {
+		bool with_new = rnd() % 4 != 0;
+
+		k = (u32)(rnd() % others);
+		replace_scene(&vol, &nv, p, k, true, with_new);
+		restored = k;
+		/* nothing of the new generation on disk: nothing to roll back */
+		EXPECT(10, bds_assemble(sc.f, sc.n, "data", NULL, &r) == BDS_ASM_OK &&
+		       r.rollback == (with_new || k) &&
+		       r.generation == vol.generation &&
+		       (!r.rollback || r.abandoned == nv.generation) &&
+		       order_is_right(&sc, &r, &vol) &&
+		       r.nr_restore == restored && r.nr_drop == (with_new ? 1u : 0u) &&
+		       (!r.rollback ||
+			says(&r, "interrupted before its commit point", "rolled back")));
+		if (r.verdict == BDS_ASM_OK) {
+			d = &sc.f[r.member[p]];
+			EXPECT(10, !memcmp(d->label.member_uuid, vol.uuid[p], BDS_UUID_LEN) &&
+			       r.label->generation == vol.generation);
+		}
+		/* ... and without the old disk: refused as the old volume */
+		replace_scene(&vol, &nv, p, k, false, true);
+		EXPECT(13, bds_assemble(sc.f, sc.n, "data", NULL, &r) == BDS_ASM_MISSING &&
+		       r.rollback && r.position == p &&
+		       !memcmp(r.member_uuid, vol.uuid[p], BDS_UUID_LEN) &&
+		       says(&r, "is missing", "the volume is the previous generation's"));
+	}
+
+	/* at the commit point (every other member updated): the new one */
+	replace_scene(&vol, &nv, p, others, rnd() % 2, true);
+	EXPECT(11, bds_assemble(sc.f, sc.n, "data", NULL, &r) == BDS_ASM_OK &&
+	       !r.rollback && r.generation == nv.generation &&
+	       !memcmp(sc.f[r.member[p]].label.member_uuid, nv.uuid[p], BDS_UUID_LEN));
+
+	/*
+	 * ... and the new disk lost after it: never back to the old one,
+	 * which left the volume (STALE names it); with neither, MISSING
+	 */
+	replace_scene(&vol, &nv, p, others, true, false);
+	EXPECT(12, (others ?
+		    bds_assemble(sc.f, sc.n, "data", NULL, &r) == BDS_ASM_STALE &&
+		    !r.rollback && r.position == p && r.generation == nv.generation &&
+		    !memcmp(r.member_uuid, nv.uuid[p], BDS_UUID_LEN) &&
+		    says(&r, "older than the volume's", "took its place") :
+		    bds_assemble(sc.f, sc.n, "data", NULL, &r) == BDS_ASM_OK &&
+		    r.generation == vol.generation));
+	replace_scene(&vol, &nv, p, others, false, false);
+	EXPECT(12, others == 0 ||
+	       (bds_assemble(sc.f, sc.n, "data", NULL, &r) == BDS_ASM_MISSING &&
+		!r.rollback && r.position == p && r.generation == nv.generation));
+}
+
 static void test_uuid_text(void)
 {
 	u8 u[16], v[16];
@@ -332,13 +443,19 @@ int main(void)
 		"a device smaller than its data area: SHRUNK",
 		"a member read from its backup copy is counted",
 		"no label of that name: NOT_FOUND",
+		"replace interrupted before its commit point: rolled back",
+		"replace at its commit point: the new member",
+		"replace committed, new disk lost: never the old one",
+		"replace not committed, old disk lost: refused as the old volume",
 	};
 	int rounds = 400, i;
 
 	tap_rng = 0x617373656d626c65ULL;
-	for (i = 0; i < rounds; i++)
+	for (i = 0; i < rounds; i++) {
 		one_round();
-	for (i = 0; i < 10; i++)
+		replace_round();
+	}
+	for (i = 0; i < 14; i++)
 		check(bad[i] == 0, "%s (%d of %d rounds wrong)", what[i], bad[i],
 		      rounds);
 	test_uuid_text();

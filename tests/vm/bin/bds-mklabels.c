@@ -6,8 +6,8 @@
  * will do this for real (with its checks); the VM tests of the kernel's
  * label check need labelled members before it exists.
  *
- *   bds-mklabels [--gen N] [--only M] [--name NAME] UUID CHUNK LAYOUT
- *                GROUPS DEV...
+ *   bds-mklabels [--gen N] [--only M] [--name NAME] [--new M]
+ *                [--copies both|primary] UUID CHUNK LAYOUT GROUPS DEV...
  *
  * GROUPS is the group sizes, "2,1"; DEV... the members in table order.
  * Each member's data offset is the format's default (1 MiB rounded up to
@@ -16,7 +16,11 @@
  * Member M's UUID is the volume's with byte 14 = M and byte 15 = 0xee;
  * its serial "BDSTEST-M", its group's controller "ctlG".  --only M writes
  * member M's label alone (the others' are left as they are), --gen N
- * gives generation N (default 1).  The table goes to stdout:
+ * gives generation N (default 1).  --new M gives member M another UUID
+ * (byte 13 ^ 0x5a) and the serial "BDSTEST-NEW", as a disk that replaced
+ * member M would have; --copies primary writes the primary copy only,
+ * leaving the backup as it is (the state of a membership change
+ * interrupted on that member).  The table goes to stdout:
  *   0 <len> bds-stripe <chunk> <#groups> ... <#opt> [layout L] volume UUID
  */
 #include <errno.h>
@@ -41,7 +45,7 @@ static void die(const char *what, const char *dev)
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: bds-mklabels [--gen N] [--only M] [--name NAME] UUID CHUNK interleave|sequential GROUPS DEV...\n");
+	fprintf(stderr, "usage: bds-mklabels [--gen N] [--only M] [--name NAME] [--new M] [--copies both|primary] UUID CHUNK interleave|sequential GROUPS DEV...\n");
 	exit(2);
 }
 
@@ -61,7 +65,8 @@ int main(int argc, char **argv)
 	static struct bds_label l;
 	u64 gen = 1, size[BDS_MAX_MEMBERS], data = ~0ULL;
 	unsigned int pbs[BDS_MAX_MEMBERS];
-	int only = -1, a = 1, i, n, fd;
+	int only = -1, newm = -1, a = 1, i, n, fd;
+	int backup = 1;
 	const char *name = "labelled";
 	char *groups, *tok;
 	u32 g, chunk;
@@ -75,6 +80,10 @@ int main(int argc, char **argv)
 			only = atoi(argv[a + 1]);
 		else if (!strcmp(argv[a], "--name"))
 			name = argv[a + 1];
+		else if (!strcmp(argv[a], "--new"))
+			newm = atoi(argv[a + 1]);
+		else if (!strcmp(argv[a], "--copies"))
+			backup = strcmp(argv[a + 1], "primary");
 		else
 			usage();
 	}
@@ -107,6 +116,10 @@ int main(int argc, char **argv)
 		l.uuid[i][15] = 0xee;
 		l.weight[i] = 1;
 		snprintf(l.serial[i], sizeof(l.serial[i]), "BDSTEST-%d", i);
+		if (i == newm) {
+			l.uuid[i][13] ^= 0x5a;
+			snprintf(l.serial[i], sizeof(l.serial[i]), "BDSTEST-NEW");
+		}
 		l.member_offset[i] = bds_label_data_offset(chunk, pbs[i] >> 9);
 		if ((bds_label_backup_sector(size[i]) - l.member_offset[i]) / chunk * chunk < data)
 			data = (bds_label_backup_sector(size[i]) - l.member_offset[i]) /
@@ -130,7 +143,8 @@ int main(int argc, char **argv)
 		if (fd < 0)
 			die("cannot open", dev);
 		put(fd, dev, &l, BDS_LABEL_PRIMARY);
-		put(fd, dev, &l, l.backup_sector);
+		if (backup)
+			put(fd, dev, &l, l.backup_sector);
 		close(fd);
 	}
 
