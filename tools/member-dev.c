@@ -18,7 +18,7 @@
 static void controller_of(const char *dir, char *out, size_t sz)
 {
 	char buf[PATH_MAX], *save = NULL, *t;
-	const char *prefixes[] = { "host", "nvme" };
+	static const char *const prefixes[] = { "host", "nvme" };
 	size_t i;
 
 	out[0] = '\0';
