@@ -14,7 +14,6 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/random.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <time.h>
@@ -29,24 +28,6 @@
 #include "scan.h"
 #include "signature.h"
 #include "volume.h"
-
-/* A new random (version 4) UUID. */
-static void new_uuid(u8 *u)
-{
-	size_t got = 0;
-
-	while (got < BDS_UUID_LEN) {
-		ssize_t n = getrandom(u + got, BDS_UUID_LEN - got, 0);
-
-		if (n < 0 && errno != EINTR)
-			refuse("cannot make a UUID: getrandom: %s",
-			       strerror(errno));
-		if (n > 0)
-			got += (size_t)n;
-	}
-	u[6] = (u8)((u[6] & 0x0f) | 0x40);
-	u[8] = (u8)((u[8] & 0x3f) | 0x80);
-}
 
 /* The node of member @m: as given when it is a path, else /dev/NAME. */
 static void node_of(const struct member *m, char *buf, size_t sz)
@@ -144,7 +125,7 @@ static void make_label(struct bds_label *v, const char *name,
 	int i, g;
 
 	memset(v, 0, sizeof(*v));
-	new_uuid(v->volume_uuid);
+	bds_new_uuid(v->volume_uuid);
 	v->generation = 1;
 	v->ctime = v->utime = (u64)time(NULL);
 	v->nr_members = (u32)nmem;
@@ -169,7 +150,7 @@ static void make_label(struct bds_label *v, const char *name,
 			       m->name, m->lbs);
 		if (m->size < BDS_LABEL_MIN_MEMBER)
 			refuse("%s is too small to carry a label", m->name);
-		new_uuid(v->uuid[i]);
+		bds_new_uuid(v->uuid[i]);
 		v->weight[i] = 1;
 		snprintf(v->serial[i], sizeof(v->serial[i]), "%.*s",
 			 BDS_LABEL_SERIAL_LEN, m->serial);

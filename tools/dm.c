@@ -63,6 +63,14 @@ out:
 bool bds_dm_create(const char *name, const char *uuid, u64 length,
 		   const char *params, u32 ra_sectors, bool ra_minimum)
 {
+	return bds_dm_create_target(name, uuid, length, "bds-stripe", params,
+				    ra_sectors, ra_minimum);
+}
+
+bool bds_dm_create_target(const char *name, const char *uuid, u64 length,
+			  const char *ttype, const char *params,
+			  u32 ra_sectors, bool ra_minimum)
+{
 	struct dm_task *dmt = task(DM_DEVICE_CREATE, name);
 	uint32_t cookie = 0;
 	bool ok = false;
@@ -70,7 +78,7 @@ bool bds_dm_create(const char *name, const char *uuid, u64 length,
 	if (!dmt)
 		return false;
 	if (!dm_task_set_uuid(dmt, uuid) ||
-	    !dm_task_add_target(dmt, 0, length, "bds-stripe", params))
+	    !dm_task_add_target(dmt, 0, length, ttype, params))
 		goto out;
 	if (ra_sectors &&
 	    !dm_task_set_read_ahead(dmt, ra_sectors, ra_minimum ?
@@ -100,6 +108,59 @@ bool bds_dm_remove(const char *name)
 	}
 	dm_task_destroy(dmt);
 	return ok;
+}
+
+/* Suspend or resume @name; a resume waits for udev. */
+static bool suspend_resume(const char *name, int type)
+{
+	struct dm_task *dmt = task(type, name);
+	uint32_t cookie = 0;
+	bool ok = false;
+
+	if (!dmt)
+		return false;
+	if (type == DM_DEVICE_RESUME) {
+		if (dm_task_set_cookie(dmt, &cookie, 0)) {
+			ok = dm_task_run(dmt);
+			dm_udev_wait(cookie);
+		}
+	} else {
+		ok = dm_task_run(dmt);
+	}
+	dm_task_destroy(dmt);
+	return ok;
+}
+
+bool bds_dm_swap_table(const char *name, u64 length, const char *ttype,
+		       const char *params)
+{
+	struct dm_task *dmt = task(DM_DEVICE_RELOAD, name);
+	bool ok;
+
+	if (!dmt)
+		return false;
+	ok = dm_task_add_target(dmt, 0, length, ttype, params) &&
+	     dm_task_run(dmt);
+	dm_task_destroy(dmt);
+	if (!ok)
+		return false;	/* refused: the live table is untouched */
+	if (!suspend_resume(name, DM_DEVICE_SUSPEND)) {
+		dmt = task(DM_DEVICE_CLEAR, name);
+		if (dmt) {
+			dm_task_run(dmt);
+			dm_task_destroy(dmt);
+		}
+		return false;
+	}
+	/* the resume makes the loaded table live */
+	if (suspend_resume(name, DM_DEVICE_RESUME))
+		return true;
+	return false;
+}
+
+bool bds_dm_resume(const char *name)
+{
+	return suspend_resume(name, DM_DEVICE_RESUME);
 }
 
 static bool target_line(int type, const char *name, char *buf, size_t sz)

@@ -48,6 +48,21 @@ bool bds_dm_name_of_uuid(const char *uuid, char *name, size_t sz);
 bool bds_dm_create(const char *name, const char *uuid, u64 length,
 		   const char *params, u32 ra_sectors, bool ra_minimum);
 
+/* The same with one target of type @ttype (a mirror, say). */
+bool bds_dm_create_target(const char *name, const char *uuid, u64 length,
+			  const char *ttype, const char *params,
+			  u32 ra_sectors, bool ra_minimum);
+
+/*
+ * Replace @name's live table by one target "0 @length @ttype @params":
+ * load it, suspend (in-flight I/O completes), resume (the new table is
+ * live).  On false the table was refused and the old one stays live, or
+ * the resume failed and bds_dm_resume() should be tried again.
+ */
+bool bds_dm_swap_table(const char *name, u64 length, const char *ttype,
+		       const char *params);
+bool bds_dm_resume(const char *name);
+
 /* Remove @name (retrying while udev still holds it briefly). */
 bool bds_dm_remove(const char *name);
 

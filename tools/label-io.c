@@ -77,6 +77,25 @@ int bds_dev_open(struct bds_dev *d, const char *path, bool write,
 	return 0;
 }
 
+int bds_dev_open_held(struct bds_dev *d, const char *path, char *why,
+		      size_t whysz)
+{
+	int fd, rc = bds_dev_open(d, path, false, why, whysz);
+
+	if (rc)
+		return rc;
+	fd = open(path, O_RDWR | O_CLOEXEC | (d->direct ? O_DIRECT : 0));
+	if (fd < 0) {
+		rc = -errno;
+		snprintf(why, whysz, "%s: %s", path, strerror(errno));
+		bds_dev_close(d);
+		return rc;
+	}
+	close(d->fd);
+	d->fd = fd;
+	return 0;
+}
+
 void bds_dev_close(struct bds_dev *d)
 {
 	if (d->fd >= 0)

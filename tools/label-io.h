@@ -42,6 +42,15 @@ int bds_dev_open(struct bds_dev *d, const char *path, bool write,
 void bds_dev_close(struct bds_dev *d);
 
 /*
+ * Open a member of an active volume for writing its labels: not
+ * exclusively (device-mapper holds it), which is safe only because the
+ * labels lie outside the data area the volume uses.  Returns as
+ * bds_dev_open().
+ */
+int bds_dev_open_held(struct bds_dev *d, const char *path, char *why,
+		      size_t whysz);
+
+/*
  * Read both copies.  The backup is read where a valid primary says it
  * is, else at the end of the device as it is now.  A copy that cannot be
  * read counts as no copy (->io_err says why), as in the kernel.  Returns

@@ -9,7 +9,8 @@ BDSADM_PLAN_SRC := util.c topology.c checks.c groups.c plan.c summary.c \
 BDSADM_SRC := bdsadm.c create.c assemble-cmd.c stop.c incremental.c \
 	examine.c wipe.c list.c detail.c detail-out.c volstat.c \
 	label-io.c assemble.c scan.c volume.c dm.c signature.c fmt.c \
-	monitor-cmd.c monitor-watch.c monitor-report.c member-dev.c check-cmd.c check-read.c \
+	monitor-cmd.c monitor-watch.c monitor-report.c member-dev.c \
+	check-cmd.c check-read.c replace.c replace-copy.c \
 	$(BDSADM_PLAN_SRC)
 BDSADM_LIBS := -ldevmapper -lblkid -lpthread
 

@@ -2,9 +2,12 @@
 /*
  * The table of a labelled volume (see volume.h).
  */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 
 #include "assemble.h"
 #include "volume.h"
@@ -35,6 +38,13 @@ static bool append(char *buf, size_t sz, size_t *len, const char *fmt, ...)
 bool bds_volume_params(const struct bds_label *l, const char *const *devs,
 		       char *buf, size_t sz)
 {
+	return bds_volume_params_at(l, devs, l->member_offset, true, buf, sz);
+}
+
+bool bds_volume_params_at(const struct bds_label *l, const char *const *devs,
+			  const u64 *offsets, bool volume_words, char *buf,
+			  size_t sz)
+{
 	char uuid[37];
 	size_t len = 0;
 	u32 g, k, i = 0;
@@ -48,13 +58,32 @@ bool bds_volume_params(const struct bds_label *l, const char *const *devs,
 			return false;
 		for (k = 0; k < l->group_size[g]; k++, i++)
 			if (!append(buf, sz, &len, " %s %llu", devs[i],
-				    (unsigned long long)l->member_offset[i]))
+				    (unsigned long long)offsets[i]))
 				return false;
 	}
 	if (l->layout == BDS_LAYOUT_SEQUENTIAL)
-		return append(buf, sz, &len, " 4 layout sequential volume %s",
-			      uuid);
-	return append(buf, sz, &len, " 2 volume %s", uuid);
+		return append(buf, sz, &len, volume_words ?
+			      " 4 layout sequential volume %s" :
+			      " 2 layout sequential", uuid);
+	return !volume_words || append(buf, sz, &len, " 2 volume %s", uuid);
+}
+
+void bds_new_uuid(u8 *u)
+{
+	size_t got = 0;
+
+	while (got < BDS_UUID_LEN) {
+		ssize_t n = getrandom(u + got, BDS_UUID_LEN - got, 0);
+
+		if (n < 0 && errno != EINTR) {
+			perror("bdsadm: getrandom");
+			exit(1);
+		}
+		if (n > 0)
+			got += (size_t)n;
+	}
+	u[6] = (u8)((u[6] & 0x0f) | 0x40);
+	u[8] = (u8)((u[8] & 0x3f) | 0x80);
 }
 
 void bds_volume_dm_uuid(const struct bds_label *l, char *out, size_t sz)

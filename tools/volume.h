@@ -23,6 +23,19 @@ u64 bds_volume_length(const struct bds_label *l);
 bool bds_volume_params(const struct bds_label *l, const char *const *devs,
 		       char *buf, size_t sz);
 
+/*
+ * The same with member i at @offsets[i], and without "volume <uuid>"
+ * when @volume_words is false (a table the kernel does not check
+ * against the labels: while bdsadm replace has a mirror in a member's
+ * place).
+ */
+bool bds_volume_params_at(const struct bds_label *l, const char *const *devs,
+			  const u64 *offsets, bool volume_words, char *buf,
+			  size_t sz);
+
+/* A new random (version 4) UUID; exits if the system has no randomness. */
+void bds_new_uuid(u8 *u);
+
 /* "BDS-<volume uuid>" */
 void bds_volume_dm_uuid(const struct bds_label *l, char *out, size_t sz);
 

@@ -295,6 +295,13 @@ run --version
 t "--version: the target's version (dm-bds-stripe.c)" eval 'rc_is 0 &&
 	[ "$OUT" = "bdsadm $(sed -n "s/.*\.version = { *\([0-9]*\), *\([0-9]*\), *\([0-9]*\) *}.*/\1.\2.\3/p" "$(dirname "$0")/../../dm-bds-stripe.c")" ]'
 
+run replace
+t "replace without arguments: exit 2" eval 'rc_is 2 && err_has "usage: bdsadm replace"'
+run replace vol /dev/sdb
+t "replace without NEW: exit 2" rc_is 2
+run replace --abort
+t "replace --abort without NAME: exit 2" rc_is 2
+
 echo "1..$ntest"
 echo "$npass passed, $nfail failed"
 [ "$nfail" -eq 0 ]

@@ -1,0 +1,500 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * bdsadm replace [--force] NAME OLD NEW, and replace --abort NAME (see
+ * replace.h).  Until the labels change, the volume can be put back on
+ * OLD at any moment and nothing is lost: that is what a failure, an
+ * abort or a signal does.  The labels change only once NEW is in sync,
+ * in the order of the label document, so that a crash at any point
+ * leaves labels that assemble resolves to exactly one volume.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "assemble.h"
+#include "bdsadm.h"
+#include "dm.h"
+#include "label-io.h"
+#include "member-dev.h"
+#include "replace.h"
+#include "scan.h"
+#include "signature.h"
+#include "volstat.h"
+#include "volume.h"
+
+#define RPL_USAGE "replace [--force] NAME OLD NEW | replace --abort NAME"
+#define RPL_REGION	1024	/* mirror region: 512 KiB */
+
+struct rpl {
+	const char *name;
+	bool force;
+	struct bds_vol vol;
+	char live[16384];		/* the volume's table before the replace */
+	struct bds_scan scan;
+	struct bds_asm_result r;
+	u32 p;				/* OLD's table index */
+	char old_node[PATH_MAX], new_node[PATH_MAX], new_dev[24];
+	struct bds_dev newd;
+	struct bds_label next;		/* the volume at the next generation */
+	char mirror[BDS_DM_NAME_SZ];
+};
+
+static int refuse_rpl(struct rpl *x, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static int refuse_rpl(struct rpl *x, const char *fmt, ...)
+{
+	char msg[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	bds_err("replace %s: %s", x->name, msg);
+	return BDS_EXIT_FAIL;
+}
+
+static bool majmin_of(const char *path, char *buf, size_t sz)
+{
+	struct stat st;
+
+	if (stat(path, &st) || !S_ISBLK(st.st_mode))
+		return false;
+	snprintf(buf, sz, "%u:%u", major(st.st_rdev), minor(st.st_rdev));
+	return true;
+}
+
+/* The volume, OLD's position, and the labels' view of the volume. */
+static int find_volume(struct rpl *x, const char *old)
+{
+	char mm[24], uuid[37];
+	u8 vu[BDS_UUID_LEN];
+	struct bds_dm_info info;
+	u32 i;
+
+	if (!bds_vol_read(x->name, &x->vol) || !x->vol.have_table ||
+	    strncmp(x->vol.dm_uuid, BDS_DM_UUID_PREFIX, 4))
+		return refuse_rpl(x, "not an active volume made by bdsadm ('bdsadm list' shows the volumes)");
+	snprintf(x->mirror, sizeof(x->mirror), "%s" RPL_SUFFIX, x->name);
+	if (bds_dm_info(x->mirror, &info) && info.exists)
+		return refuse_rpl(x, "%s exists: a replace is under way or was cut short; end it with 'bdsadm replace --abort %s'",
+				  x->mirror, x->name);
+	if (!bds_dm_table(x->name, x->live, sizeof(x->live)))
+		return refuse_rpl(x, "cannot read its table");
+	if (!majmin_of(old, mm, sizeof(mm)))
+		return refuse_rpl(x, "%s is not a block device", old);
+	for (x->p = 0; x->p < x->vol.nr_members; x->p++)
+		if (!strcmp(x->vol.dev[x->p], mm))
+			break;
+	if (x->p == x->vol.nr_members)
+		return refuse_rpl(x, "%s (%s) is not one of its members ('bdsadm detail %s' lists them)",
+				  old, mm, x->name);
+	snprintf(x->old_node, sizeof(x->old_node), "%s", old);
+	if (bds_scan("/sys", &x->scan))
+		return refuse_rpl(x, "cannot list the block devices");
+	if (!bds_uuid_parse(x->vol.dm_uuid + 4, vu))
+		return refuse_rpl(x, "its dm UUID %s is not BDS-<volume uuid>",
+				  x->vol.dm_uuid);
+	if (bds_assemble(x->scan.found, x->scan.n, NULL, vu, &x->r) !=
+	    BDS_ASM_OK || x->r.rollback) {
+		bds_uuid_format(vu, uuid);
+		return refuse_rpl(x, "its members' labels do not describe the active volume %s as they should ('bdsadm detail %s' shows them)",
+				  uuid, x->name);
+	}
+	for (i = 0; i < x->vol.nr_members; i++)
+		if (!majmin_of(x->scan.found[x->r.member[i]].dev, mm, sizeof(mm)) ||
+		    strcmp(mm, x->vol.dev[i]))
+			return refuse_rpl(x, "member %u of the live table (%s) is not the device its labels give that position",
+					  i, x->vol.dev[i]);
+	return BDS_EXIT_OK;
+}
+
+/* create's checks on NEW, and the room it needs. */
+static int check_new(struct rpl *x, const char *new)
+{
+	const struct bds_label *l = x->r.label;
+	struct bds_dev_labels dl;
+	char why[512], what[512];
+	u64 off, backup;
+	u32 i;
+	int rc;
+
+	snprintf(x->new_node, sizeof(x->new_node), "%s", new);
+	if (!majmin_of(new, x->new_dev, sizeof(x->new_dev)))
+		return refuse_rpl(x, "%s is not a block device", new);
+	for (i = 0; i < x->vol.nr_members; i++)
+		if (!strcmp(x->vol.dev[i], x->new_dev))
+			return refuse_rpl(x, "%s is member %u of the volume already", new, i);
+	rc = bds_signatures(new, what, sizeof(what));
+	if (rc < 0)
+		return refuse_rpl(x, "%s: %s", new, what);
+	if (rc > 0 && !x->force)
+		return refuse_rpl(x, "%s holds %s: its data would be lost; erase it (wipefs -a) or give --force",
+				  new, what);
+	if (bds_dev_open(&x->newd, new, true, why, sizeof(why)))
+		return refuse_rpl(x, "%s", why);
+	if (!bds_labels_read(&x->newd, &dl) && bds_labels_best(&dl) && !x->force)
+		return refuse_rpl(x, "%s holds a bds-stripe member label ('bdsadm examine %s'); erase it with 'bdsadm wipe' or give --force",
+				  new, new);
+	if (x->newd.lbs > 4096 || (l->chunk_sectors * 512) % x->newd.lbs)
+		return refuse_rpl(x, "%s has %u-byte logical blocks: the stripe unit (%llu bytes) must be a multiple of them, and a label needs 4 KiB blocks or smaller",
+				  new, x->newd.lbs,
+				  (unsigned long long)l->chunk_sectors * 512);
+	off = bds_label_data_offset((u32)l->chunk_sectors, x->newd.pbs / 512);
+	backup = x->newd.sectors >= BDS_LABEL_MIN_MEMBER ?
+		 bds_label_backup_sector(x->newd.sectors) : 0;
+	if (backup < off + l->data_sectors)
+		return refuse_rpl(x, "%s is too small: it has %llu sectors, the member needs %llu (data offset %llu, %llu data sectors, the backup label)",
+				  new, (unsigned long long)x->newd.sectors,
+				  (unsigned long long)(off + l->data_sectors +
+						       BDS_LABEL_SECTORS + 8),
+				  (unsigned long long)off,
+				  (unsigned long long)l->data_sectors);
+	x->next = *l;
+	x->next.generation++;
+	x->next.utime = (u64)time(NULL);
+	bds_new_uuid(x->next.uuid[x->p]);
+	x->next.member_offset[x->p] = off;
+	{
+		struct bds_member_dev md;
+
+		bds_member_dev(x->new_dev, &md);
+		snprintf(x->next.serial[x->p], sizeof(x->next.serial[0]), "%.*s",
+			 BDS_LABEL_SERIAL_LEN, md.serial);
+	}
+	return BDS_EXIT_OK;
+}
+
+/* The volume's table with member @p as @dev at @off. */
+static bool table_with(struct rpl *x, const char *dev, u64 off, bool words,
+		       char *buf, size_t sz)
+{
+	const char *devp[BDS_MAX_MEMBERS];
+	u64 offs[BDS_MAX_MEMBERS];
+	u32 i;
+
+	for (i = 0; i < x->vol.nr_members; i++) {
+		devp[i] = i == x->p ? dev : x->vol.dev[i];
+		offs[i] = i == x->p ? off : x->vol.offset[i];
+	}
+	return bds_volume_params_at(words ? &x->next : x->r.label, devp, offs,
+				    words, buf, sz);
+}
+
+/* Put the volume back on OLD as it was, and remove the mirror. */
+static void put_back(struct rpl *x)
+{
+	u64 len = bds_volume_length(x->r.label);
+
+	if (!bds_dm_swap_table(x->name, len, "bds-stripe", x->live) &&
+	    !bds_dm_resume(x->name))
+		bds_err("replace %s: cannot put the volume back on %s: load its table by hand: dmsetup reload %s --table '0 %llu bds-stripe %s'",
+			x->name, x->old_node, x->name, (unsigned long long)len,
+			x->live);
+	if (!bds_dm_remove(x->mirror))
+		bds_err("replace %s: cannot remove %s: remove it with dmsetup remove %s",
+			x->name, x->mirror, x->mirror);
+}
+
+/* Member @i's label at the next generation. */
+static struct bds_label member_label(struct rpl *x, u32 i)
+{
+	struct bds_label l = x->next;
+	const struct bds_label *cur = &x->scan.found[x->r.member[i]].label;
+
+	l.member_index = i;
+	memcpy(l.member_uuid, l.uuid[i], BDS_UUID_LEN);
+	l.data_offset = l.member_offset[i];
+	if (i == x->p) {
+		l.member_sectors = x->newd.sectors;
+		l.backup_sector = bds_label_backup_sector(x->newd.sectors);
+	} else {
+		l.member_sectors = cur->member_sectors;
+		l.backup_sector = cur->backup_sector;
+	}
+	return l;
+}
+
+/*
+ * Write one member's label: @i == p is NEW (both copies), the others
+ * their primary (@backup false) or both copies.
+ */
+static int write_member(struct rpl *x, u32 i, bool backup)
+{
+	struct bds_label l = member_label(x, i);
+	const char *dev = i == x->p ? x->new_node : x->scan.found[x->r.member[i]].dev;
+	struct bds_dev d;
+	char why[256];
+	int rc;
+
+	if (i == x->p)
+		return bds_labels_write(&x->newd, &l);
+	rc = bds_dev_open_held(&d, dev, why, sizeof(why));
+	if (rc)
+		return rc;
+	rc = backup ? bds_labels_write(&d, &l) : bds_label_write_primary(&d, &l);
+	bds_dev_close(&d);
+	return rc;
+}
+
+/* Before the commit point: the members' labels back to the old ones. */
+static void labels_back(struct rpl *x, u32 upto)
+{
+	u32 i;
+
+	for (i = 0; i < upto; i++) {
+		const struct bds_found *f = &x->scan.found[x->r.member[i]];
+		struct bds_dev d;
+		char why[256];
+
+		if (i == x->p || bds_dev_open_held(&d, f->dev, why, sizeof(why)))
+			continue;
+		if (bds_label_write_primary(&d, &f->label))
+			bds_err("replace %s: cannot restore the label of member %u (%s): run 'bdsadm assemble' after stopping the volume to roll it back",
+				x->name, i, f->dev);
+		bds_dev_close(&d);
+	}
+	if (bds_labels_wipe(&x->newd))
+		bds_err("replace %s: cannot erase the label written on %s: erase it with 'bdsadm wipe %s'",
+			x->name, x->new_node, x->new_node);
+}
+
+/* The mirror in OLD's place; false (and said) if it cannot be. */
+static bool start_mirror(struct rpl *x)
+{
+	const struct bds_label *l = x->r.label;
+	char params[1024], uuid[37], mu[BDS_DM_UUID_SZ], mm[24], tbl[16384];
+	struct bds_dm_info info;
+
+	/* OLD first: the mirror reads from it and copies it to NEW */
+	snprintf(params, sizeof(params), "core 1 %u 2 %s %llu %s %llu 1 handle_errors",
+		 RPL_REGION, x->vol.dev[x->p],
+		 (unsigned long long)x->vol.offset[x->p], x->new_dev,
+		 (unsigned long long)x->next.member_offset[x->p]);
+	bds_uuid_format(l->volume_uuid, uuid);
+	/* not "BDS-": it is no volume, and list and monitor skip it */
+	snprintf(mu, sizeof(mu), "BDSR-%s", uuid);
+	bds_dev_close(&x->newd);	/* the mirror opens NEW exclusively */
+	if (!bds_dm_create_target(x->mirror, mu, l->data_sectors, "mirror",
+				  params, 0, false)) {
+		refuse_rpl(x, "device-mapper refused the mirror 0 %llu mirror %s (dmesg says why); nothing was changed",
+			   (unsigned long long)l->data_sectors, params);
+		return false;
+	}
+	if (!bds_dm_info(x->mirror, &info) || !info.exists) {
+		bds_dm_remove(x->mirror);
+		refuse_rpl(x, "the mirror %s vanished; nothing was changed", x->mirror);
+		return false;
+	}
+	snprintf(mm, sizeof(mm), "%u:%u", info.major, info.minor);
+	if (!table_with(x, mm, 0, false, tbl, sizeof(tbl)) ||
+	    !bds_dm_swap_table(x->name, bds_volume_length(l), "bds-stripe", tbl)) {
+		put_back(x);
+		refuse_rpl(x, "the volume could not be reloaded onto the mirror; it stays on %s, nothing was changed",
+			   x->old_node);
+		return false;
+	}
+	return true;
+}
+
+/*
+ * NEW is in sync: the labels move on (NEW, then each member's primary:
+ * the commit point), the volume is reloaded onto NEW, the mirror goes,
+ * then the members' backups and OLD's labels.
+ */
+static int switch_to_new(struct rpl *x)
+{
+	char tbl[16384], why[256];
+	u32 i;
+	int rc;
+
+	if (bds_dev_open_held(&x->newd, x->new_node, why, sizeof(why))) {
+		put_back(x);
+		return refuse_rpl(x, "%s; the volume stays on %s", why, x->old_node);
+	}
+	rc = write_member(x, x->p, true);
+	for (i = 0; !rc && i < x->vol.nr_members; i++)
+		if (i != x->p)
+			rc = write_member(x, i, false);
+	if (rc) {
+		labels_back(x, i);
+		bds_dev_close(&x->newd);
+		put_back(x);
+		return refuse_rpl(x, "writing the labels failed (%s); they were put back, the volume stays on %s",
+				  strerror(-rc), x->old_node);
+	}
+	/* committed: from here on the volume is NEW's */
+	if (!table_with(x, x->new_dev, x->next.member_offset[x->p], true, tbl,
+			sizeof(tbl)) ||
+	    !bds_dm_swap_table(x->name, bds_volume_length(&x->next),
+			       "bds-stripe", tbl)) {
+		labels_back(x, x->vol.nr_members);
+		bds_dev_close(&x->newd);
+		put_back(x);
+		return refuse_rpl(x, "device-mapper refused the table on %s (dmesg says why); the labels were put back, the volume stays on %s",
+				  x->new_node, x->old_node);
+	}
+	bds_dev_close(&x->newd);
+	if (!bds_dm_remove(x->mirror))
+		bds_err("replace %s: cannot remove %s: remove it with dmsetup remove %s",
+			x->name, x->mirror, x->mirror);
+	for (i = 0; i < x->vol.nr_members; i++)
+		if (i != x->p && write_member(x, i, true))
+			bds_err("replace %s: the backup label of member %u could not be written; the primary counts (assemble is not affected)",
+				x->name, i);
+	{
+		struct bds_dev d;
+
+		if (bds_dev_open(&d, x->old_node, true, why, sizeof(why)) ||
+		    bds_labels_wipe(&d))
+			bds_err("replace %s: %s still carries its old label: erase it with 'bdsadm wipe %s' before using it elsewhere",
+				x->name, x->old_node, x->old_node);
+		bds_dev_close(&d);
+	}
+	return BDS_EXIT_OK;
+}
+
+static int do_replace(struct rpl *x, const char *old, const char *new)
+{
+	struct rpl_copy c;
+	char health[16];
+	enum rpl_result res;
+	struct timespec t0, t1;
+
+	if (find_volume(x, old) || check_new(x, new))
+		return BDS_EXIT_FAIL;
+	rpl_catch_signals();
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	if (!start_mirror(x))
+		return BDS_EXIT_FAIL;
+	printf("bdsadm: replace %s: copying member %u from %s to %s (%llu MiB) while the volume stays in use\n",
+	       x->name, x->p, x->old_node, x->new_node,
+	       (unsigned long long)(x->r.label->data_sectors >> 11));
+	fflush(stdout);
+	c.mirror = x->mirror;
+	c.sectors = x->r.label->data_sectors;
+	c.tty = isatty(2);
+	res = rpl_wait_sync(&c, health, sizeof(health));
+	if (res != RPL_IN_SYNC) {
+		put_back(x);
+		if (res == RPL_ABORTED)
+			return refuse_rpl(x, "aborted; the volume stays on %s, nothing was changed",
+					  x->old_node);
+		return refuse_rpl(x, "the copy failed (mirror health %s: %s); the volume stays on %s, nothing was changed; 'bdsadm check %s' lists what cannot be read",
+				  health, health[0] != 'A' ?
+				  "OLD could not be read" : "NEW could not be written",
+				  x->old_node, x->name);
+	}
+	if (switch_to_new(x))
+		return BDS_EXIT_FAIL;
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	printf("bdsadm: replace %s: member %u is now %s (was %s), generation %llu; copied in %.1f s\n",
+	       x->name, x->p, x->new_node, x->old_node,
+	       (unsigned long long)x->next.generation,
+	       (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
+	return BDS_EXIT_OK;
+}
+
+/* replace --abort NAME: a mirror left by a replace that did not end. */
+static int do_abort(struct rpl *x)
+{
+	char mtbl[1024], old[24], *save = NULL, *tok;
+	unsigned long long off;
+	struct bds_dm_info info;
+	int i;
+
+	snprintf(x->mirror, sizeof(x->mirror), "%s" RPL_SUFFIX, x->name);
+	if (!bds_dm_info(x->mirror, &info) || !info.exists)
+		return refuse_rpl(x, "no replace to abort (%s does not exist)", x->mirror);
+	if (!bds_dm_table(x->mirror, mtbl, sizeof(mtbl)))
+		return refuse_rpl(x, "cannot read the table of %s", x->mirror);
+	/* core 1 REGION 2 OLD OFF NEW OFF ... */
+	for (i = 0, tok = strtok_r(mtbl, " ", &save); tok && i < 4; i++)
+		tok = strtok_r(NULL, " ", &save);
+	if (!tok || sscanf(tok, "%23s", old) != 1 ||
+	    !(tok = strtok_r(NULL, " ", &save)) || sscanf(tok, "%llu", &off) != 1)
+		return refuse_rpl(x, "%s is not a mirror of a replace", x->mirror);
+	if (!bds_vol_read(x->name, &x->vol) || !x->vol.have_table)
+		return refuse_rpl(x, "not an active volume");
+	{
+		char mm[24], tbl[16384];
+		struct bds_scan s;
+		struct bds_asm_result r;
+		const char *devp[BDS_MAX_MEMBERS];
+		u64 offs[BDS_MAX_MEMBERS];
+		u32 j;
+
+		snprintf(mm, sizeof(mm), "%u:%u", info.major, info.minor);
+		if (bds_scan("/sys", &s))
+			return refuse_rpl(x, "cannot list the block devices");
+		u8 vu[BDS_UUID_LEN];
+
+		if (!bds_uuid_parse(x->vol.dm_uuid + 4, vu) ||
+		    bds_assemble(s.found, s.n, NULL, vu, &r) == BDS_ASM_NOT_FOUND) {
+			bds_scan_free(&s);
+			return refuse_rpl(x, "no labels of the volume found");
+		}
+		for (j = 0; j < x->vol.nr_members; j++) {
+			bool is_mirror = !strcmp(x->vol.dev[j], mm);
+
+			devp[j] = is_mirror ? old : x->vol.dev[j];
+			offs[j] = is_mirror ? off : x->vol.offset[j];
+		}
+		if (!r.label || !bds_volume_params_at(r.label, devp, offs, true, tbl, sizeof(tbl)) ||
+		    !bds_dm_swap_table(x->name, bds_volume_length(r.label), "bds-stripe", tbl)) {
+			bds_scan_free(&s);
+			return refuse_rpl(x, "the volume could not be put back on %s", old);
+		}
+		bds_scan_free(&s);
+	}
+	if (!bds_dm_remove(x->mirror))
+		return refuse_rpl(x, "cannot remove %s", x->mirror);
+	printf("bdsadm: replace %s: aborted; the volume is on %s again\n", x->name, old);
+	return BDS_EXIT_OK;
+}
+
+int bds_cmd_replace(int argc, char **argv)
+{
+	static const struct option lo[] = {
+		{ "force", no_argument, NULL, 'f' },
+		{ "abort", no_argument, NULL, 'a' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	static struct rpl x;
+	bool abort_it = false;
+	int c, rc;
+
+	while ((c = getopt_long(argc, argv, "fah", lo, NULL)) != -1) {
+		switch (c) {
+		case 'f':
+			x.force = true;
+			break;
+		case 'a':
+			abort_it = true;
+			break;
+		case 'h':
+			printf("usage: bdsadm " RPL_USAGE "\n");
+			return BDS_EXIT_OK;
+		default:
+			return bds_usage(RPL_USAGE);
+		}
+	}
+	if (argc - optind != (abort_it ? 1 : 3))
+		return bds_usage(RPL_USAGE);
+	x.name = argv[optind];
+	x.newd.fd = -1;
+	rc = abort_it ? do_abort(&x) : do_replace(&x, argv[optind + 1],
+						   argv[optind + 2]);
+	bds_dev_close(&x.newd);
+	bds_scan_free(&x.scan);
+	return rc;
+}
