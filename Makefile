@@ -32,7 +32,7 @@
 #                        (dpkg-buildpackage in a temporary copy of the tree,
 #                        lintian): results/deb/ (BDS_DEB_DIR=)
 #   make deb-check       install, remove and purge them in debootstrapped
-#                        bookworm and sid roots (tests/deb/; not in check)
+#                        bookworm and sid roots (tests/deb/; in make check)
 #
 # Everything fetched (Debian kernels, checkpatch) is cached outside the
 # repository in $(BDS_CACHE).
@@ -107,7 +107,7 @@ soak:
 
 # The debug kernel is built in the background (debug-kernel-bg) while the
 # other steps run, and debug-ci waits for it: see below.
-check: setup debug-kernel-bg unit fuzz-smoke lint install-check vm-check debug-ci
+check: setup debug-kernel-bg unit fuzz-smoke lint install-check deb-check vm-check debug-ci
 
 # The debug leg: Debian's linux-source-6.1 + tests/debug/config.fragment
 # (KASAN, lockdep, atomic-sleep, DEBUG_LIST, kmemleak, KUnit, fault
@@ -279,6 +279,8 @@ deb: setup
 # The packages installed with apt-get into copies of debootstrapped roots
 # in $(BDS_CACHE): DKMS builds for bookworm's 6.1 and sid's 7.x, bdsadm
 # runs, remove and purge leave nothing behind (tests/deb/deb-check.sh).
+# About 3.5 minutes with the roots cached, 2 more for the first bookworm
+# debootstrap.
 deb-check: deb
 	tests/deb/deb-check.sh
 
