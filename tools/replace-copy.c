@@ -37,6 +37,26 @@ void rpl_catch_signals(void)
 	sigaction(SIGTERM, &sa, NULL);
 }
 
+void rpl_crash_point(const char *point)
+{
+	const char *want = getenv("BDSADM_TEST_CRASH_AT");
+	FILE *f;
+
+	if (!want || strcmp(want, point))
+		return;
+	fprintf(stderr, "bdsadm: BDSADM_TEST_CRASH_AT=%s: cutting the power here (a test hook)\n",
+		point);
+	fflush(stderr);
+	f = fopen("/proc/sysrq-trigger", "w");
+	if (f) {
+		fputc('b', f);
+		fclose(f);
+	}
+	sleep(10);
+	fprintf(stderr, "bdsadm: the power cut at %s did not happen\n", point);
+	exit(99);
+}
+
 /* Parse a mirror status line; false if it is not one. */
 static bool parse_status(const char *line, u64 *insync, u64 *regions,
 			 char *health, size_t sz)
@@ -120,6 +140,8 @@ enum rpl_result rpl_wait_sync(const struct rpl_copy *c, char *health,
 		}
 		if (strspn(health, "A") != strlen(health))
 			return RPL_FAILED;
+		if (2 * insync >= regions)
+			rpl_crash_point("copy-half");
 		if (insync == regions) {
 			show(c, insync, regions, since(&t0), true);
 			return RPL_IN_SYNC;

@@ -316,14 +316,21 @@ static int switch_to_new(struct rpl *x)
 	u32 i;
 	int rc;
 
+	rpl_crash_point("in-sync");
 	if (bds_dev_open_held(&x->newd, x->new_node, why, sizeof(why))) {
 		put_back(x);
 		return refuse_rpl(x, "%s; the volume stays on %s", why, x->old_node);
 	}
 	rc = write_member(x, x->p, true);
-	for (i = 0; !rc && i < x->vol.nr_members; i++)
-		if (i != x->p)
-			rc = write_member(x, i, false);
+	if (!rc)
+		rpl_crash_point("new-labelled");
+	for (i = 0; !rc && i < x->vol.nr_members; i++) {
+		if (i == x->p)
+			continue;
+		rc = write_member(x, i, false);
+		if (!rc)
+			rpl_crash_point("one-primary");
+	}
 	if (rc) {
 		labels_back(x, i);
 		bds_dev_close(&x->newd);
@@ -332,6 +339,7 @@ static int switch_to_new(struct rpl *x)
 				  strerror(-rc), x->old_node);
 	}
 	/* committed: from here on the volume is NEW's */
+	rpl_crash_point("committed");
 	if (!table_with(x, x->new_dev, x->next.member_offset[x->p], true, tbl,
 			sizeof(tbl)) ||
 	    !bds_dm_swap_table(x->name, bds_volume_length(&x->next),
@@ -343,6 +351,7 @@ static int switch_to_new(struct rpl *x)
 				  x->new_node, x->old_node);
 	}
 	bds_dev_close(&x->newd);
+	rpl_crash_point("reloaded");
 	if (!bds_dm_remove(x->mirror))
 		bds_err("replace %s: cannot remove %s: remove it with dmsetup remove %s",
 			x->name, x->mirror, x->mirror);
@@ -375,6 +384,7 @@ static int do_replace(struct rpl *x, const char *old, const char *new)
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	if (!start_mirror(x))
 		return BDS_EXIT_FAIL;
+	rpl_crash_point("copy-started");
 	printf("bdsadm: replace %s: copying member %u from %s to %s (%llu MiB) while the volume stays in use\n",
 	       x->name, x->p, x->old_node, x->new_node,
 	       (unsigned long long)(x->r.label->data_sectors >> 11));

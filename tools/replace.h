@@ -37,6 +37,15 @@ enum rpl_result { RPL_IN_SYNC, RPL_FAILED, RPL_ABORTED };
 enum rpl_result rpl_wait_sync(const struct rpl_copy *c, char *health,
 			      size_t sz);
 
+/*
+ * A test hook: when BDSADM_TEST_CRASH_AT names @point, the machine is
+ * rebooted at once (sysrq 'b', as a power cut would stop it), so that
+ * the tests can check that a crash there loses nothing.  The points:
+ * copy-started, copy-half, in-sync, new-labelled, one-primary,
+ * committed, reloaded (bdsadm.8, ENVIRONMENT).
+ */
+void rpl_crash_point(const char *point);
+
 /* Set up SIGINT/SIGTERM to ask for an abort (rpl_wait_sync sees it). */
 void rpl_catch_signals(void);
 

@@ -175,6 +175,34 @@ bds_state_save() {
 	log "state saved: $_t"
 }
 
+# bds_power_cut_armed: the first boot is about to lose its power (the
+# test, or a program it runs, does "echo b > /proc/sysrq-trigger", which
+# ends QEMU: -no-reboot).  The kept state is printed now, since
+# guest-init will not get to it, and vm-run is told that this boot may
+# end without an exit code (vm-run --help).  Console messages are held
+# back while the state is printed, so that none cuts into it.
+bds_power_cut_armed() {
+	echo 1 >/proc/sys/kernel/sysrq
+	dmesg -n 1
+	if [ -f /run/bds/state ]; then
+		while IFS= read -r _l; do
+			printf 'BDS-STATE: %s\n' "$_l"
+		done </run/bds/state
+		printf 'BDS-STATE-SUM: %s %s\n' "$(($(wc -l </run/bds/state)))" \
+			"$(md5sum </run/bds/state | cut -d' ' -f1)"
+	fi
+	: >/run/bds/state-printed
+	echo "BDS-POWER-CUT-ARMED"
+	dmesg -n 7
+}
+
+# bds_power_cut: lose the power now (after bds_power_cut_armed).
+bds_power_cut() {
+	echo b >/proc/sysrq-trigger
+	sleep 10
+	fail "the power cut did not happen"
+}
+
 # bds_state: the first boot's saved lines (the second boot's /bds/state),
 # one per line; nothing in a first boot.
 bds_state() {
@@ -188,6 +216,65 @@ bds_state_get() {
 	[ -r /bds/state ] || return 1
 	awk -v k="$1" '$1 == k { v = substr($0, length(k) + 2); found = 1 }
 		END { if (found) print v; exit !found }' /bds/state
+}
+
+# --- bdsadm replace cut short -------------------------------------------------
+
+# bds_replace_crash POINT SIDE: the body of the replace-crash tests (two
+# boots, disks A B C D; header "# reboot-topology:").  Boot 1: a 2+1
+# volume over A B C, 256 MiB of it written by fio with a verify pattern,
+# random reads going on, then "bdsadm replace vol C D" with the power cut
+# at POINT (BDSADM_TEST_CRASH_AT).  Boot 2: "bdsadm assemble --scan"
+# brings the volume back with C (SIDE old) or D (SIDE new) as member 2,
+# says whether it rolled a change back, and fio verifies every block of
+# the pattern.
+bds_replace_crash() {
+	_pt=$1 _side=$2
+	bds_load_module
+	# shellcheck disable=SC2046 # one word per member
+	set -- $(bds_all_members)
+	[ $# -eq 4 ] || fail "need 4 disks, have: $*"
+	_job="--name=p --filename=/dev/mapper/vol --direct=1 --ioengine=psync --rw=write --bs=64k --size=256m --verify=crc32c --randseed=77 --output-format=terse --terse-version=3"
+	if [ "$BDS_BOOT" = 1 ]; then
+		modprobe dm-mirror 2>/dev/null || true
+		run bdsadm create vol --chunk 64K "$1" "$2" "$3"
+		# shellcheck disable=SC2086
+		fio $_job --do_verify=0 >/tmp/fio.out 2>&1 || fail "fio write failed"
+		sync
+		bds_state_save old "$(bds_serial "$3")"
+		bds_state_save new "$(bds_serial "$4")"
+		fio --name=r --filename=/dev/mapper/vol --direct=1 --rw=randread \
+			--bs=16k --size=256m --time_based --runtime=120 >/dev/null 2>&1 &
+		bds_power_cut_armed
+		BDSADM_TEST_CRASH_AT=$_pt bdsadm replace vol "$3" "$4"
+		fail "bdsadm replace returned ($?): the crash point $_pt was not reached"
+	fi
+	modprobe dm-mirror 2>/dev/null || true
+	run bdsadm assemble --scan 2>/tmp/err
+	cat /tmp/err
+	case "$_pt" in
+	new-labelled | one-primary)
+		check "assemble rolled the change back" grep -qF "rolling it back to generation 1" /tmp/err ;;
+	*)
+		check "assemble had nothing to roll back" sh -c "! grep -q 'rolling it back' /tmp/err" ;;
+	esac
+	_want=$(bds_state_get "$_side")
+	_m2=$(dmsetup table vol | tr ' ' '\n' | grep ':' | sed -n 3p)
+	expect_eq "$(tail -c +5 "/sys/dev/block/$_m2/device/vpd_pg80" | tr -d '\000 ')" "$_want" \
+		"member 2 is the $_side disk ($_want)"
+	check "the table names the volume" sh -c "dmsetup table vol | grep ' volume [0-9a-f-]*\$' >/dev/null"
+	check "no mirror left" sh -c '! dmsetup info vol-replace >/dev/null 2>&1'
+	# shellcheck disable=SC2086
+	fio $_job --verify_only >/tmp/fio.out 2>&1
+	_rc=$?
+	expect_eq "$_rc" 0 "fio verifies every block written before the power cut"
+	check "no verify error" sh -c "! grep -Eiq 'bad magic|mismatch|crc' /tmp/fio.out"
+	run bdsadm stop vol
+	for _d in "$@"; do
+		bdsadm wipe "$_d" >/dev/null 2>&1 || true
+	done
+	bds_expect_clean "$@"
+	pass
 }
 
 # --- data ---------------------------------------------------------------------
