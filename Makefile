@@ -33,6 +33,8 @@
 #                        lintian): results/deb/ (BDS_DEB_DIR=)
 #   make deb-check       install, remove and purge them in debootstrapped
 #                        bookworm and sid roots (tests/deb/; in make check)
+#   make deb-boot-check  a systemd guest with the packages assembles a
+#                        labelled volume at boot (in make check)
 #
 # Everything fetched (Debian kernels, checkpatch) is cached outside the
 # repository in $(BDS_CACHE).
@@ -107,7 +109,7 @@ soak:
 
 # The debug kernel is built in the background (debug-kernel-bg) while the
 # other steps run, and debug-ci waits for it: see below.
-check: setup debug-kernel-bg unit fuzz-smoke lint install-check deb-check vm-check debug-ci
+check: setup debug-kernel-bg unit fuzz-smoke lint install-check deb-check deb-boot-check vm-check debug-ci
 
 # The debug leg: Debian's linux-source-6.1 + tests/debug/config.fragment
 # (KASAN, lockdep, atomic-sleep, DEBUG_LIST, kmemleak, KUnit, fault
@@ -284,4 +286,12 @@ deb: setup
 deb-check: deb
 	tests/deb/deb-check.sh
 
-.PHONY: check-kdir install uninstall dkms-sources dkms-install dkms-remove install-check deb deb-check
+# A QEMU guest booting bookworm with systemd and only the packages (plus
+# the kernel, udev): a volume made by bdsadm create on the first boot is
+# assembled at the second by the packaged unit, and again by the packaged
+# udev rule when its members' events are replayed (tests/deb/boot-check.sh,
+# about 5 minutes; uses deb-check's bookworm root).
+deb-boot-check: deb-check
+	tests/deb/boot-check.sh
+
+.PHONY: check-kdir install uninstall dkms-sources dkms-install dkms-remove install-check deb deb-check deb-boot-check
