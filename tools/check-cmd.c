@@ -113,18 +113,19 @@ static int open_volume(const char *name, struct chk *c)
 	/* the status order is the layout's: pos_of for the messages */
 	memcpy(V.pos_of, c->layout.pos_of, sizeof(V.pos_of));
 	c->vol = &V;
-	c->total = c->member_len * V.nr_members;
 	return BDS_EXIT_OK;
 }
 
-static int run_check(struct chk *c)
+/* Read members @first to @last - 1; print what cannot be read. */
+static int run_check(struct chk *c, u32 first, u32 last)
 {
 	char path[NAME_SZ + 8];
 	bool unopened = false;
 	u32 m;
 
+	c->total = c->member_len * (last - first);
 	clock_gettime(CLOCK_MONOTONIC, &c->t0);
-	for (m = 0; m < V.nr_members; m++) {
+	for (m = first; m < last; m++) {
 		bds_member_dev(V.dev[m], &M[m]);
 		snprintf(path, sizeof(path), "/dev/%s", M[m].kname);
 		if (!M[m].found) {
@@ -134,14 +135,15 @@ static int run_check(struct chk *c)
 		} else if (chk_member(c, m, path)) {
 			unopened = true;
 		}
-		c->done = (u64)(m + 1) * c->member_len;
+		c->done = (u64)(m + 1 - first) * c->member_len;
 	}
-	chk_progress(c, V.nr_members - 1, true);
+	chk_progress(c, last - 1, true);
 	print_findings(c);
 	if (c->nomem)
 		printf("out of memory: not every unreadable range is listed\n");
-	printf("%s: %u members of %llu sectors read, %zu unreadable range%s%s\n",
-	       V.name, V.nr_members, U(c->member_len), c->nbad,
+	printf("%s: %u member%s of %llu sectors read, %zu unreadable range%s%s\n",
+	       V.name, last - first, last - first == 1 ? "" : "s",
+	       U(c->member_len), c->nbad,
 	       c->nbad == 1 ? "" : "s",
 	       unopened ? ", some member not checked" : "");
 	if (c->nbad)
@@ -192,5 +194,17 @@ int bds_cmd_check(int argc, char **argv)
 	}
 	c.tty = isatty(STDERR_FILENO);
 	rc = open_volume(name, &c);
-	return rc ? rc : run_check(&c);
+	return rc ? rc : run_check(&c, 0, V.nr_members);
+}
+
+int bds_check_member(const char *name, u32 m)
+{
+	struct chk c = { 0 };
+	int rc;
+
+	c.tty = isatty(STDERR_FILENO);
+	rc = open_volume(name, &c);
+	if (!rc && m >= V.nr_members)
+		rc = BDS_EXIT_FAIL;
+	return rc ? rc : run_check(&c, m, m + 1);
 }

@@ -45,4 +45,11 @@ int chk_member(struct chk *c, u32 m, const char *path);
 /* Progress on stderr; @last: the final line. */
 void chk_progress(struct chk *c, u32 m, bool last);
 
+/*
+ * bdsadm check of member @m (table index) of volume @name alone, with
+ * the same output; bdsadm replace runs it when the copy failed on a read
+ * error, to list what cannot be read.  Returns an exit status.
+ */
+int bds_check_member(const char *name, u32 m);
+
 #endif /* BDS_CHECK_H */

@@ -22,6 +22,7 @@
 
 #include "assemble.h"
 #include "bdsadm.h"
+#include "check.h"
 #include "dm.h"
 #include "label-io.h"
 #include "member-dev.h"
@@ -398,10 +399,16 @@ static int do_replace(struct rpl *x, const char *old, const char *new)
 		if (res == RPL_ABORTED)
 			return refuse_rpl(x, "aborted; the volume stays on %s, nothing was changed",
 					  x->old_node);
-		return refuse_rpl(x, "the copy failed (mirror health %s: %s); the volume stays on %s, nothing was changed; 'bdsadm check %s' lists what cannot be read",
-				  health, health[0] != 'A' ?
-				  "OLD could not be read" : "NEW could not be written",
-				  x->old_node, x->name);
+		refuse_rpl(x, "the copy failed (mirror health %s: %s); the volume stays on %s, nothing was changed",
+			   health, health[0] != 'A' ?
+			   "OLD could not be read" : "NEW could not be written",
+			   x->old_node);
+		if (health[0] != 'A') {
+			bds_err("replace %s: reading member %u (%s) to list what cannot be read:",
+				x->name, x->p, x->old_node);
+			bds_check_member(x->name, x->p);
+		}
+		return BDS_EXIT_FAIL;
 	}
 	if (switch_to_new(x))
 		return BDS_EXIT_FAIL;

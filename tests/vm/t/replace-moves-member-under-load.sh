@@ -10,7 +10,8 @@
 #    D held by another mapping (in use); a mapping of 256 MiB of D (too
 #    small); D holding XFS (without --force); a NEW that is a member;
 #  - a read error on OLD mid-copy (an error window in L's data area):
-#    the replace stops, says the copy failed, and the volume stays on L;
+#    the replace stops, says the copy failed, lists the unreadable range
+#    (as bdsadm check does), and the volume stays on L;
 #  - under a fio write+verify job, replace L by D: fio verifies all it
 #    wrote, the table has D as member 2 with "volume <uuid>", the labels
 #    of A B D are generation 2 (both copies), L carries no label; stopped
@@ -80,6 +81,8 @@ cat /tmp/out /tmp/err
 check "read error on OLD: says the copy failed and the volume stays" \
 	grep -qF "the copy failed (mirror health" /tmp/err
 check "... and OLD could not be read" grep -qF "OLD could not be read" /tmp/err
+check "... and lists the unreadable range of OLD (check)" \
+	grep -qE "unreadable: member 0 \(.*device sectors 400000-400063 \(64 sectors\)" /tmp/out
 unchanged "read error on OLD"
 bds_dm_switch L "0 $S linear $(bds_majmin "$C") 0"
 
