@@ -474,7 +474,13 @@ static int do_abort(struct rpl *x)
 	}
 	if (!bds_dm_remove(x->mirror))
 		return refuse_rpl(x, "cannot remove %s", x->mirror);
-	printf("bdsadm: replace %s: aborted; the volume is on %s again\n", x->name, old);
+	{
+		struct bds_member_dev md;
+
+		bds_member_dev(old, &md);
+		printf("bdsadm: replace %s: aborted; the volume is on %s again\n",
+		       x->name, md.node);
+	}
 	return BDS_EXIT_OK;
 }
 

@@ -1,0 +1,75 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# A replace that does not finish puts the volume back on the old member:
+#  - SIGTERM to a running replace (mid-copy): it exits 1, the volume's
+#    table is the one before, no mirror is left, the new disk has no label;
+#  - a replace killed outright (SIGKILL, mid-copy) leaves its mirror in the
+#    volume's table; "bdsadm replace --abort vol" puts the volume back on
+#    the old member with its labelled table and removes the mirror; a
+#    second --abort says there is nothing to abort.
+# Data written before stays readable throughout (fio verify).
+#
+# topology: ctl=2 ctl=2
+# timeout: 300
+
+# shellcheck disable=SC1091
+. /bds/guest-lib.sh
+
+bds_load_module
+modprobe dm-mirror 2>/dev/null || true
+# shellcheck disable=SC2046 # one word per member
+set -- $(bds_all_members)
+[ $# -eq 4 ] || fail "need 2 + 2 disks, have: $*"
+A=$1 B=$2 C=$3 D=$4
+run bdsadm create vol --chunk 64K "$A" "$B" "$C"
+T0=$(dmsetup table vol)
+JOB="--name=p --filename=/dev/mapper/vol --direct=1 --ioengine=psync --rw=write --bs=64k --size=128m --verify=crc32c --randseed=5 --output-format=terse --terse-version=3"
+# shellcheck disable=SC2086
+fio $JOB --do_verify=0 >/dev/null 2>&1 || fail "fio write failed"
+
+# wait_mirror: until the replace's mirror is in the volume's table
+wait_mirror() {
+	_i=0
+	while ! dmsetup info vol-replace >/dev/null 2>&1 && [ $_i -lt 100 ]; do
+		sleep 0.1
+		_i=$((_i + 1))
+	done
+	sleep 1
+	check "the replace put its mirror in place" dmsetup info vol-replace
+}
+back() {
+	expect_eq "$(dmsetup table vol)" "$T0" "$1: the volume's table is the one before"
+	check "$1: no mirror left" sh -c '! dmsetup info vol-replace >/dev/null 2>&1'
+	check "$1: D carries no label" sh -c "! bdsadm examine $D >/dev/null 2>&1"
+	# shellcheck disable=SC2086
+	check "$1: the data verifies" sh -c "fio $JOB --verify_only >/dev/null 2>&1"
+}
+
+bdsadm replace vol "$C" "$D" >/tmp/out 2>/tmp/err &
+P=$!
+wait_mirror
+kill -TERM $P
+wait $P
+expect_eq "$?" 1 "SIGTERM: replace exits 1"
+check "SIGTERM: it says it was aborted" grep -qF "aborted; the volume stays on $C, nothing was changed" /tmp/err
+back SIGTERM
+
+bdsadm replace vol "$C" "$D" >/tmp/out 2>/tmp/err &
+P=$!
+wait_mirror
+kill -KILL $P
+wait $P
+check "SIGKILL: the mirror is still in the table" sh -c "dmsetup table vol | grep -v '$(bds_majmin "$C") 2048' >/dev/null"
+run bdsadm replace --abort vol
+back "--abort"
+if bdsadm replace --abort vol >/tmp/out 2>/tmp/err; then
+	check "a second --abort: refused" false
+fi
+check "a second --abort: nothing to abort" grep -qF "no replace to abort" /tmp/err
+run bdsadm stop vol
+for d in "$A" "$B" "$C"; do
+	run bdsadm wipe "$d"
+done
+bds_expect_clean "$A" "$B" "$C" "$D"
+pass
