@@ -19,11 +19,23 @@ void bds_err(const char *fmt, ...)
 {
 	va_list ap;
 
-	fprintf(stderr, "%s: ", bds_prog);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	bds_verr(fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
+}
+
+const char *bds_vol_name_arg(const char *arg)
+{
+	const char *name = arg;
+
+	if (!strncmp(name, "/dev/mapper/", 12))
+		name += 12;
+	if (!*name || strlen(name) > DM_NAME_MAX || strchr(name, '/')) {
+		bds_err("'%s' cannot be a volume name (1 to %d characters, no '/')",
+			arg, DM_NAME_MAX);
+		return NULL;
+	}
+	return name;
 }
 
 int bds_usage(const char *what)

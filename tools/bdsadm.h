@@ -16,6 +16,11 @@
 void bds_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* "usage: bdsadm <what>" on stderr; returns BDS_EXIT_USAGE. */
 int bds_usage(const char *what);
+/*
+ * A volume NAME as the admin gives it (NAME or /dev/mapper/NAME): the
+ * dm name, or NULL after saying why it cannot be one.
+ */
+const char *bds_vol_name_arg(const char *arg);
 
 int bds_cmd_create(int argc, char **argv);
 int bds_cmd_assemble(int argc, char **argv);

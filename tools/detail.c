@@ -244,14 +244,9 @@ int bds_cmd_detail(int argc, char **argv)
 	}
 	if (optind + 1 != argc)
 		return bds_usage(DETAIL_USAGE);
-	name = argv[optind];
-	if (!strncmp(name, "/dev/mapper/", 12))
-		name += 12;
-	if (!*name || strlen(name) > DM_NAME_MAX || strchr(name, '/')) {
-		bds_err("'%s' cannot be a volume name (1 to %d characters, no '/')",
-			argv[optind], DM_NAME_MAX);
+	name = bds_vol_name_arg(argv[optind]);
+	if (!name)
 		return bds_usage(DETAIL_USAGE);
-	}
 	rc = read_volume(name);
 	if (rc)
 		return rc;

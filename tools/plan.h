@@ -21,6 +21,7 @@
 #define BDS_PLAN_H
 
 #include <limits.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -123,6 +124,8 @@ extern bool groups_from_spec;
 extern unsigned int transfer_k;
 
 /* util.c */
+/* "PROG: <message>" on stderr: what refuse(), usage_error() and bds_err() print. */
+void bds_verr(const char *fmt, va_list ap);
 void refuse(const char *fmt, ...) __attribute__((format(printf, 1, 2),
 						 noreturn));
 void usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2),

@@ -513,7 +513,9 @@ int bds_cmd_replace(int argc, char **argv)
 	}
 	if (argc - optind != (abort_it ? 1 : 3))
 		return bds_usage(RPL_USAGE);
-	x.name = argv[optind];
+	x.name = bds_vol_name_arg(argv[optind]);
+	if (!x.name)
+		return bds_usage(RPL_USAGE);
 	x.newd.fd = -1;
 	rc = abort_it ? do_abort(&x) : do_replace(&x, argv[optind + 1],
 						   argv[optind + 2]);

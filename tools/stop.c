@@ -97,8 +97,11 @@ int bds_cmd_stop(int argc, char **argv)
 
 	if (argc < 2 || argv[1][0] == '-')
 		return bds_usage(STOP_USAGE);
-	for (i = 1; i < argc; i++)
-		if (stop_one(argv[i]) != BDS_EXIT_OK)
+	for (i = 1; i < argc; i++) {
+		const char *name = bds_vol_name_arg(argv[i]);
+
+		if (!name || stop_one(name) != BDS_EXIT_OK)
 			rc = BDS_EXIT_FAIL;
+	}
 	return rc;
 }

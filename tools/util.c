@@ -19,15 +19,20 @@
 /* ------------------------------------------------------------------ */
 /* Messages                                                            */
 
+void bds_verr(const char *fmt, va_list ap)
+{
+	fprintf(stderr, "%s: ", bds_prog);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
 void refuse(const char *fmt, ...)
 {
 	va_list ap;
 
-	fprintf(stderr, "%s: ", bds_prog);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	bds_verr(fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 	fprintf(stderr, "%s: nothing was created\n", bds_prog);
 	exit(1);
 }
@@ -36,11 +41,10 @@ void usage_error(const char *fmt, ...)
 {
 	va_list ap;
 
-	fprintf(stderr, "%s: ", bds_prog);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	bds_verr(fmt, ap);
 	va_end(ap);
-	fprintf(stderr, "\nTry '%s --help'.\n", bds_prog);
+	fprintf(stderr, "Try '%s --help'.\n", bds_prog);
 	exit(2);
 }
 
