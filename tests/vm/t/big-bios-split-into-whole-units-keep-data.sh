@@ -46,7 +46,7 @@ cat /tmp/fio.out
 check "fio reports no verify error" sh -c '! grep -qi "verify.*fail\|bad magic\|crc32c.*wanted" /tmp/fio.out'
 
 # shellcheck disable=SC2046 # the counters are separate words
-set -- $(dmsetup status $V | awk '{ for (i = 9; i <= NF; i++) printf "%s ", $i }')
+set -- $(dmsetup status $V | awk '{ for (i = 9; i <= 8 + 4 * $8; i++) printf "%s ", $i }')
 expect_eq "$*" "32 32 65536 65536 32 32 65536 65536" \
 	"per group: reads, writes, sectors read, sectors written"
 

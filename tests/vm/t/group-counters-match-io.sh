@@ -40,9 +40,10 @@ hctl_host() {
 	echo "${_h%%:*}"
 }
 
-# counters: the 4 x #groups counters of `dmsetup status`, space separated.
+# counters: the 4 x #groups counters of `dmsetup status`, space separated
+# (status field 6: the words after #groups, $8, up to the error counts).
 counters() {
-	dmsetup status $V | awk '{ s = $9; for (i = 10; i <= NF; i++) s = s " " $i; print s }'
+	dmsetup status $V | awk '{ s = $9; for (i = 10; i <= 8 + 4 * $8; i++) s = s " " $i; print s }'
 }
 
 # vec_sub A B: element-wise A - B of two counter vectors.

@@ -49,7 +49,7 @@ expect_eq "$(cat "/sys/block/$dm/queue/io_poll")" 1 "the volume ($dm) polls"
 # counters: reads and writes summed over the groups.
 counters() {
 	dmsetup status $V | awk '{ r = 0; w = 0
-		for (i = 9; i + 3 <= NF; i += 4) { r += $i; w += $(i + 1) }
+		for (i = 9; i < 9 + 4 * $8; i += 4) { r += $i; w += $(i + 1) }
 		print r, w }'
 }
 
