@@ -81,6 +81,35 @@ static const char *parse_order(char *s, struct bds_vol *v)
 	       "the status order is not a permutation of the members";
 }
 
+/* "0,0,3,0": one count per member (status field 7) into v->errors. */
+static const char *parse_errors(const char *p, struct bds_vol *v)
+{
+	static const char *const count =
+		"the status error counts are not one number per member";
+	char num[24];
+	size_t len;
+	u32 m = 0;
+	u64 x;
+
+	for (;;) {
+		len = strcspn(p, ",");
+		if (!len || m == v->nr_members)
+			return count;
+		if (len >= sizeof(num))
+			return "a status error count is not a 32-bit number";
+		memcpy(num, p, len);
+		num[len] = '\0';
+		if (!bds_parse_u64(num, &x) || x > 0xffffffffULL)
+			return "a status error count is not a 32-bit number";
+		v->errors[m++] = (u32)x;
+		p += len;
+		if (!*p)
+			break;
+		p++;		/* the comma: another count follows */
+	}
+	return m == v->nr_members ? NULL : count;
+}
+
 const char *bds_vol_parse_status(const char *line, struct bds_vol *v)
 {
 	static char buf[LINE_SZ];
@@ -91,6 +120,7 @@ const char *bds_vol_parse_status(const char *line, struct bds_vol *v)
 	u32 g, k;
 
 	v->have_status = false;
+	v->have_errors = false;
 	if (!v->have_table)
 		return "no table to read the status against";
 	if (strlen(line) >= sizeof(buf))
@@ -109,8 +139,9 @@ const char *bds_vol_parse_status(const char *line, struct bds_vol *v)
 	err = parse_order(w[3], v);
 	if (err)
 		return err;
+	/* field 7, the error counts, since target 1.3.0 */
 	if (!bds_parse_u64(w[4], &x) || x != v->args.nr_groups ||
-	    (u64)n != 5 + 4 * x)
+	    ((u64)n != 5 + 4 * x && (u64)n != 6 + 4 * x))
 		return "the status does not give four counters per group";
 	for (g = 0, i = 5; g < v->args.nr_groups; g++) {
 		for (k = 0; k < 4; k++, i++)
@@ -120,6 +151,13 @@ const char *bds_vol_parse_status(const char *line, struct bds_vol *v)
 		v->io[g].writes = c[1];
 		v->io[g].read_sectors = c[2];
 		v->io[g].write_sectors = c[3];
+	}
+	memset(v->errors, 0, sizeof(v->errors));
+	if (n > i) {
+		err = parse_errors(w[i], v);
+		if (err)
+			return err;
+		v->have_errors = true;
 	}
 	strcpy(v->health, w[1]);
 	v->have_status = true;

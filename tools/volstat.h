@@ -8,10 +8,12 @@
  *   1 N  2 health (A or D per member, table order)  3 layout word
  *   4 order (member at each stripe position)  5 #groups
  *   6 per group: reads, writes, sectors read, sectors written
+ *   7 error count per member, table order, comma separated (target
+ *     1.3.0 on; a status of an older module ends after field 6)
  *
- * The status has no per-member error count: a member that has seen an
- * I/O error is D, for as long as the table is loaded.  The counters
- * start at zero when the table is loaded.
+ * A member that has seen an I/O error is D, for as long as the table is
+ * loaded.  The counters and error counts start at zero when the table is
+ * loaded.
  */
 #ifndef BDS_VOLSTAT_H
 #define BDS_VOLSTAT_H
@@ -48,6 +50,12 @@ struct bds_vol {
 	u8 order[BDS_MAX_MEMBERS];	/* stripe position -> member */
 	u8 pos_of[BDS_MAX_MEMBERS];	/* member -> stripe position */
 	struct bds_group_io io[BDS_MAX_GROUPS];
+	/*
+	 * Field 7 (have_errors): failed requests per member, table order.
+	 * Without it (a module of 1.2.0 or older) the counts are unknown.
+	 */
+	bool have_errors;
+	u32 errors[BDS_MAX_MEMBERS];
 
 	char why[256];			/* what could not be read, "" if all */
 };
@@ -60,8 +68,9 @@ struct bds_vol {
 const char *bds_vol_parse_table(const char *params, struct bds_vol *v);
 
 /*
- * Parse a status line into @v (have_status); the table must be parsed
- * already, the status must agree with it.  Returns NULL or why not.
+ * Parse a status line into @v (have_status, and have_errors when it has
+ * field 7); the table must be parsed already, the status must agree with
+ * it.  Returns NULL or why not.
  */
 const char *bds_vol_parse_status(const char *line, struct bds_vol *v);
 

@@ -6,13 +6,19 @@
  * a test sets.
  *
  *   the documented status example (Documentation/bds-stripe.rst) and its
- *   table                            members, order, counters per group
+ *   table                            members, order, counters per group,
+ *                                    error counts per member (field 7)
+ *   a status without field 7         accepted (a module of 1.2.0 or
+ *                                    older), the error counts unknown
  *   labelled and sequential tables   the volume UUID, the layout word
  *   D in the health string           the members with errors, listed
  *   random geometries (1 to 128 members in 1 to 32 groups): the table
  *   and the status the target prints give back each member, its stripe
- *   position (that of bds_layout_init) and each group's counters
- *   every malformed status           refused, with its reason
+ *   position (that of bds_layout_init), each group's counters and,
+ *   with field 7 or without, each member's error count
+ *   every malformed status           refused, with its reason (field 7:
+ *                                    too few, too many, empty, not a
+ *                                    number, beyond 32 bits, a word after)
  *   bds_vol_read: no device, another target, no status, a full read
  * Output is TAP; the last line is "N passed, N failed".
  */
@@ -67,7 +73,10 @@ bool read_u64_attr(const char *dir, const char *attr, u64 *v)
 /* --- tests ------------------------------------------------------------------ */
 
 #define T2X4 "128 2 4 8:16 0 8:32 0 8:48 0 8:64 0 4 8:80 0 8:96 0 8:112 0 8:128 0"
-#define S2X4 "8 AAAAAAAA interleave 0,4,1,5,2,6,3,7 2 100 40 12800 5120 101 41 12801 5121"
+#define S2X4_6 "8 AADAAAAA interleave 0,4,1,5,2,6,3,7 2 100 40 12800 5120 101 41 12801 5121"
+#define S2X4 S2X4_6 " 0,0,3,0,0,0,0,0"
+/* The status of a module of 1.2.0 or older: no field 7. */
+#define S2X4_OLD "8 AAAAAAAA interleave 0,4,1,5,2,6,3,7 2 100 40 12800 5120 101 41 12801 5121"
 #define UUID "10111213-1415-4617-9819-1a1b1c1d1e1f"
 
 static struct bds_vol v;
@@ -84,8 +93,11 @@ static void documented_example(void)
 	check(!strcmp(v.dev[0], "8:16") && !strcmp(v.dev[4], "8:80") &&
 	      !strcmp(v.dev[7], "8:128") && v.offset[7] == 0,
 	      "members in table order");
-	check(!e2 && v.have_status && !strcmp(v.health, "AAAAAAAA"),
+	check(!e2 && v.have_status && !strcmp(v.health, "AADAAAAA"),
 	      "its status parses (%s)", e2 ? e2 : "");
+	check(v.have_errors && v.errors[2] == 3 && v.errors[0] == 0 &&
+	      v.errors[3] == 0 && v.errors[7] == 0,
+	      "field 7: member 2 has 3 errors, the others none");
 	check(v.order[1] == 4 && v.pos_of[4] == 1 && v.pos_of[1] == 2 &&
 	      v.pos_of[7] == 7, "order 0,4,1,5,2,6,3,7: member 4 at position 1");
 	check(v.io[0].reads == 100 && v.io[0].writes == 40 &&
@@ -93,11 +105,31 @@ static void documented_example(void)
 	      v.io[1].reads == 101 && v.io[1].write_sectors == 5121,
 	      "the four counters of each group");
 	bds_vol_errors(&v, buf, sizeof(buf));
+	check(!strcmp(buf, "2"), "member 2 has errors: '%s'", buf);
+	check(!bds_vol_parse_status(S2X4_OLD, &v), "no member with errors");
+	bds_vol_errors(&v, buf, sizeof(buf));
 	check(!buf[0], "no member with errors");
-	check(!bds_vol_parse_status("8 AADAAAAD interleave 0,4,1,5,2,6,3,7 2 0 0 0 0 0 0 0 0", &v),
-	      "a health string with D");
+	check(!bds_vol_parse_status("8 AADAAAAD interleave 0,4,1,5,2,6,3,7 2 0 0 0 0 0 0 0 0 0,0,1,0,0,0,0,4294967295", &v) &&
+	      v.errors[7] == 4294967295U, "a health string with D, counts up to 2^32 - 1");
 	bds_vol_errors(&v, buf, sizeof(buf));
 	check(!strcmp(buf, "2,7"), "members 2 and 7 have errors: '%s'", buf);
+}
+
+/* A module of 1.2.0 or older, still loaded during an upgrade. */
+static void without_field_7(void)
+{
+	const char *e;
+
+	bds_vol_parse_table(T2X4, &v);
+	check(!bds_vol_parse_status(S2X4, &v) && v.have_errors,
+	      "with field 7: the counts known");
+	e = bds_vol_parse_status(S2X4_OLD, &v);
+	check(!e && v.have_status && !v.have_errors && v.errors[2] == 0 &&
+	      v.io[1].write_sectors == 5121,
+	      "without field 7: accepted, the counts unknown (%s)", e ? e : "");
+	e = bds_vol_parse_status("8 AADAAAAA interleave 0,4,1,5,2,6,3,7 2 0 0 0 0 0 0 0 0", &v);
+	check(!e && v.have_status && !v.have_errors && v.health[2] == 'D',
+	      "without field 7: a D member, its count unknown (%s)", e ? e : "");
 }
 
 static void labelled_and_sequential(void)
@@ -130,9 +162,9 @@ static void random_geometry(int round)
 	unsigned int size[BDS_MAX_GROUPS], n = 1 + (unsigned int)(rnd() % 128);
 	unsigned int groups = random_groups(n, size), g, k, i = 0, len, slen;
 	u64 io[BDS_MAX_GROUPS][4];
+	u32 errors[BDS_MAX_MEMBERS], sz[BDS_MAX_GROUPS];
+	bool ok = true, field7 = round % 2;
 	struct bds_layout l;
-	bool ok = true;
-	u32 sz[BDS_MAX_GROUPS];
 
 	for (g = 0; g < groups; g++)
 		sz[g] = size[g];
@@ -163,23 +195,29 @@ static void random_geometry(int round)
 						       sizeof(status) - slen,
 						       " %llu", (unsigned long long)io[g][k]);
 		}
+	for (i = 0; field7 && i < n; i++) {
+		errors[i] = i % 3 ? 0 : (u32)(rnd() >> (rnd() % 64));
+		slen += (unsigned int)snprintf(status + slen, sizeof(status) - slen,
+					       "%c%u", i ? ',' : ' ', errors[i]);
+	}
 	memset(&v, 0, sizeof(v));
 	ok = !bds_vol_parse_table(table, &v) && !bds_vol_parse_status(status, &v) &&
-	     v.nr_members == n;
+	     v.nr_members == n && v.have_errors == field7;
 	for (i = 0; ok && i < n; i++) {
 		char dev[24];
 
 		snprintf(dev, sizeof(dev), "65:%u", i);
 		ok = !strcmp(v.dev[i], dev) && v.offset[i] == 2048 + i &&
 		     v.pos_of[i] == l.pos_of[i] && v.order[i] == l.order[i] &&
-		     v.health[i] == (i % 3 ? 'A' : 'D');
+		     v.health[i] == (i % 3 ? 'A' : 'D') &&
+		     v.errors[i] == (field7 ? errors[i] : 0);
 	}
 	for (g = 0; ok && g < groups; g++)
 		ok = v.io[g].reads == io[g][0] && v.io[g].writes == io[g][1] &&
 		     v.io[g].read_sectors == io[g][2] &&
 		     v.io[g].write_sectors == io[g][3];
-	check(ok, "random geometry %d: %u members in %u groups read back", round,
-	      n, groups);
+	check(ok, "random geometry %d: %u members in %u groups read back (%s field 7)",
+	      round, n, groups, field7 ? "with" : "without");
 }
 
 static void malformed(void)
@@ -202,6 +240,26 @@ static void malformed(void)
 		"8 AAAAAAAA interleave",
 		"",
 	};
+	/* field 7, after a good field 6: each with its own reason */
+	static const struct {
+		const char *f7, *why;
+	} bad7[] = {
+		{ "0,0,0,0,0,0,0", "not one number per member" },
+		{ "0,0,0,0,0,0,0,0,0", "not one number per member" },
+		{ "0,0,0,,0,0,0,0", "not one number per member" },
+		{ ",0,0,0,0,0,0,0", "not one number per member" },
+		{ "0,0,0,0,0,0,0,0,", "not one number per member" },
+		{ "0", "not one number per member" },
+		{ "0,0,0,x,0,0,0,0", "not a 32-bit number" },
+		{ "0,0,0,-1,0,0,0,0", "not a 32-bit number" },
+		{ "0,0,0,0,0,0,0,0x1", "not a 32-bit number" },
+		{ "0,0,0,4294967296,0,0,0,0", "not a 32-bit number" },
+		{ "0,0,0,0,0,0,0,18446744073709551616", "not a 32-bit number" },
+		{ "0,0,0,0,0,0,0,123456789012345678901234567890", "not a 32-bit number" },
+		{ "0;0;0;0;0;0;0;0", "not a 32-bit number" },
+		{ "0,0,0,0,0,0,0,0 0", "four counters per group" },
+	};
+	char line[256];
 	size_t i;
 
 	check(bds_vol_parse_table("128 2 4 8:16 0", &v) != NULL,
@@ -213,6 +271,16 @@ static void malformed(void)
 		err = bds_vol_parse_status(bad[i], &v);
 		check(err && !v.have_status, "malformed status %zu refused: %s",
 		      i, err ? err : "(accepted)");
+	}
+	for (i = 0; i < sizeof(bad7) / sizeof(bad7[0]); i++) {
+		const char *err;
+
+		bds_vol_parse_table(T2X4, &v);
+		snprintf(line, sizeof(line), "%s %s", S2X4_6, bad7[i].f7);
+		err = bds_vol_parse_status(line, &v);
+		check(err && strstr(err, bad7[i].why) && !v.have_status &&
+		      !v.have_errors, "malformed field 7 '%s' refused: %s", bad7[i].f7,
+		      err ? err : "(accepted)");
 	}
 }
 
@@ -239,10 +307,14 @@ static void reading(void)
 	      "no status: the table still read (%s)", v.why);
 	stub_status = S2X4;
 	check(bds_vol_read("vol", &v) && v.have_status && !v.why[0] &&
-	      v.io[1].reads == 101, "table and status read");
-	stub_status = "8 AAAAAAAA interleave 0,4,1,5,2,6,3,7 2 200 40 12800 5120 101 41 12801 5121";
-	check(bds_vol_reread_status(&v) && v.io[0].reads == 200,
-	      "the status read again (--interval)");
+	      v.io[1].reads == 101 && v.have_errors && v.errors[2] == 3,
+	      "table and status read");
+	stub_status = "8 AADAAAAA interleave 0,4,1,5,2,6,3,7 2 200 40 12800 5120 101 41 12801 5121 0,0,5,0,0,0,0,0";
+	check(bds_vol_reread_status(&v) && v.io[0].reads == 200 &&
+	      v.errors[2] == 5, "the status read again (--interval)");
+	stub_status = "8 AADAAAAA interleave 0,4,1,5,2,6,3,7 2 200 40 12800 5120 101 41 12801 5121 0,0,5,0";
+	check(!bds_vol_reread_status(&v) && !v.have_status && strstr(v.why, "error counts"),
+	      "a malformed field 7 read again: %s", v.why);
 }
 
 int main(void)
@@ -250,6 +322,7 @@ int main(void)
 	int i;
 
 	documented_example();
+	without_field_7();
 	labelled_and_sequential();
 	for (i = 0; i < 200; i++)
 		random_geometry(i);
