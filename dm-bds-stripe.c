@@ -838,6 +838,10 @@ static void bds_status(struct dm_target *ti, status_type_t type,
 			DMEMIT(" %llu %llu %llu %llu", sum.reads, sum.writes,
 			       sum.read_sectors, sum.write_sectors);
 		}
+		/* Since 1.3.0, last so that positional readers still work. */
+		for (m = 0; m < l->nr_members; m++)
+			DMEMIT("%c%u", m ? ',' : ' ',
+			       (unsigned int)atomic_read(&sc->members[m].errors));
 		break;
 
 	case STATUSTYPE_TABLE:
@@ -914,7 +918,7 @@ static void bds_io_hints(struct dm_target *ti, struct queue_limits *limits)
 
 static struct target_type bds_target = {
 	.name = "bds-stripe",
-	.version = { 1, 2, 0 },
+	.version = { 1, 3, 0 },
 	.features = DM_TARGET_PASSES_INTEGRITY | DM_TARGET_NOWAIT,
 	.module = THIS_MODULE,
 	.ctr = bds_ctr,

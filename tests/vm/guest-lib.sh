@@ -382,6 +382,13 @@ bds_uptime() { cut -d. -f1 /proc/uptime; }
 # one A or D per member, in table order).
 bds_health() { dmsetup status "$1" | cut -d' ' -f5; }
 
+# bds_errors VOL: the error counts of a bds-stripe volume (status field 7,
+# target 1.3.0: one per member, table order, comma separated), "" when the
+# status has no field 7.
+bds_errors() {
+	dmsetup status "$1" | awk '{ if (NF == 8 + 4 * $8 + 1) print $NF }'
+}
+
 # bds_events VOL: the volume's dm event number (dmsetup info).
 bds_events() { dmsetup info "$1" | sed -n 's/^Event number:[[:space:]]*//p'; }
 

@@ -15,16 +15,20 @@
 #      before, writes to them succeed and read back, a read spanning two
 #      units on m1 and m3 succeeds;
 #    - `dmsetup status` shows D at m2's place in the health string (table
-#      order, not stripe position: "AADA") and A elsewhere;
+#      order, not stripe position: "AADA") and A elsewhere, and (field 7,
+#      target 1.3.0) m2's error count is the number of requests that
+#      failed on it: 6 (four unit reads, one unit write, the read across
+#      units 0/1; each is one bio to m2), "0,0,6,0";
 #    - the volume's event number (dmsetup info) went up;
 #    - once m2 is switched back to linear, its units read back the data of
 #      before (the failed write changed nothing) and the volume serves them
-#      again; the health string still shows D for m2;
+#      again; the health string still shows D for m2, the counts "0,0,6,0";
 #    - the volume can be removed (dmsetup remove, no retry).
 # 2. A new volume over the same members starts all A.  m1 switched to
 #    "flakey" with error_writes: reads everywhere, m1's units included,
 #    still return the data, writes to m1's units fail, writes elsewhere
-#    succeed, status "ADAA", event number up, volume removable.
+#    succeed, status "ADAA", error counts "0,1,0,0" (the one failed
+#    write), event number up, volume removable.
 #
 # topology: size=1G backing=file ctl=2 ctl=2
 # timeout: 240
@@ -50,6 +54,25 @@ write_unit() {
 		status=none 2>/tmp/dd.err
 }
 
+# check_units WHEN BAD: read every unit of /tmp/data on its own (one
+# bio each); units on member BAD must fail, the others return their data.
+check_units() {
+	_k=0
+	while [ "$_k" -lt $NUNITS ]; do
+		_m=$(bds_unit_member $_k 0,2,1,3)
+		rm -f /tmp/u
+		if read_units $_k 1 /tmp/u; then _rc=0; else _rc=1; fi
+		if [ "$_m" = "$2" ]; then
+			check "$1: reading unit $_k (m$_m) fails" [ "$_rc" = 1 ]
+		else
+			check "$1: reading unit $_k (m$_m) succeeds" [ "$_rc" = 0 ]
+			expect_eq "$(md5sum </tmp/u | cut -d' ' -f1)" \
+				"$(bds_unit_md5 /tmp/data $_k $UNIT)" "$1: unit $_k (m$_m) data"
+		fi
+		_k=$((_k + 1))
+	done
+}
+
 # volume_table: the bds-stripe table over m0..m3.
 volume_table() {
 	echo "0 $((MLEN * 4)) bds-stripe $CHUNK 2" \
@@ -63,6 +86,7 @@ fresh_volume() {
 	log "status: $(dmsetup status $VOL)"
 	expect_eq "$(dmsetup status $VOL | cut -d' ' -f7)" "0,2,1,3" "order"
 	expect_eq "$(bds_health $VOL)" AAAA "health of a new volume"
+	expect_eq "$(bds_errors $VOL)" 0,0,0,0 "error counts of a new volume"
 	run dd if=/tmp/data of=$DM bs=$UNIT count=$NUNITS oflag=direct status=none
 	rm -f /tmp/all
 	check "all units read back before the failure" read_units 0 $NUNITS /tmp/all
@@ -106,6 +130,7 @@ check "m2 error: units 2-3 data" cmp -s /tmp/u23 /tmp/u
 
 log "status: $(dmsetup status $VOL)"
 expect_eq "$(bds_health $VOL)" AADA "m2 error: health string"
+expect_eq "$(bds_errors $VOL)" 0,0,6,0 "m2 error: m2's count is its 6 failed requests, the others 0"
 bds_wait_events_above $VOL "$ev0"
 ev1=$(bds_events $VOL)
 log "event number $ev0 -> $ev1"
@@ -117,6 +142,7 @@ bds_dm_switch m2 "0 $DISK_SECTORS linear $D2 0"
 dd if=/tmp/new of=/tmp/data bs=$UNIT seek=4 count=1 conv=notrunc status=none
 check_units "m2 back" none
 expect_eq "$(bds_health $VOL)" AADA "m2 back: m2 still marked D"
+expect_eq "$(bds_errors $VOL)" 0,0,6,0 "m2 back: the counts unchanged"
 if dmsetup remove $VOL; then rc=0; else rc=1; fi
 check "volume with a failed member can be removed" [ "$rc" = 0 ]
 [ -e $DM ] && bds_dm_remove $VOL
@@ -141,6 +167,7 @@ if dmsetup targets | grep '^flakey' >/dev/null; then
 		[ "$(bds_unit_md5 /tmp/u 1 $UNIT)" = "$(md5sum </tmp/new | cut -d' ' -f1)" ]
 	log "status: $(dmsetup status $VOL)"
 	expect_eq "$(bds_health $VOL)" ADAA "m1 flakey: health string"
+	expect_eq "$(bds_errors $VOL)" 0,1,0,0 "m1 flakey: m1's count is its 1 failed write"
 	bds_wait_events_above $VOL "$ev0"
 	ev1=$(bds_events $VOL)
 	log "event number $ev0 -> $ev1"

@@ -13,13 +13,15 @@
 #     offsets of all 128 members, group sizes, no optional words), and
 #     feeding it back to `dmsetup create` gives the same table;
 #   - `dmsetup status`: 128, a health string of 128 A, the layout word,
-#     an order that is a permutation of 0..127, 32 groups and 32 x 4
-#     counters (5 + 128 fields after the target name in all);
+#     an order that is a permutation of 0..127, 32 groups, 32 x 4
+#     counters and (field 7, target 1.3.0) 128 error counts, all 0
+#     (5 + 128 + 1 words after the target name in all);
 #   - one stripe width written and read with O_DIRECT (one 4 KiB piece per
 #     member): every group's counters are exactly reads = writes = its
 #     member count, sectors = 8 x that;
-#   - member 77 switched to the "error" target: reading its unit fails and
-#     the health string has its only D at index 77, still 128 long;
+#   - member 77 switched to the "error" target: reading its unit fails,
+#     the health string has its only D at index 77, still 128 long, and
+#     the error counts are still 128, count 77 at least 1 and all others 0;
 #   - the IMA measurement (booted with ima_policy=critical_data and the
 #     ima-buf template), when the guest kernel offers it: the dm_table_load
 #     record of the volume carries target_name=bds-stripe and
@@ -113,7 +115,7 @@ st=$(dmsetup status $VOL)
 log "dmsetup status: ${#st} characters"
 # shellcheck disable=SC2086
 set -- $st
-expect_eq "$#" $((3 + 5 + 4 * 32)) "status words"
+expect_eq "$#" $((3 + 5 + 4 * 32 + 1)) "status words"
 expect_eq "$4" $N "member count"
 expect_eq "${#5}" $N "health string length"
 expect_eq "$(echo "$5" | tr -d A)" "" "health string all A"
@@ -121,6 +123,10 @@ expect_eq "$6" interleave "layout"
 expect_eq "$(echo "$7" | tr , '\n' | sort -n | uniq | tr '\n' ' ')" \
 	"$(seq 0 $((N - 1)) | tr '\n' ' ')" "order is a permutation of 0..127"
 expect_eq "$8" 32 "groups"
+# field 7, the last word (empty if there is no such word)
+cnt=$(echo "$st" | awk -v nf=$((3 + 5 + 4 * 32 + 1)) 'NF == nf { print $NF }')
+expect_eq "$(echo "$cnt" | tr , '\n' | grep -c .)" $N "error counts (field 7): one per member"
+expect_eq "$(echo "${cnt:-none}" | tr -d 0,)" "" "error counts all 0"
 
 # --- counters: one stripe width written, then read ---------------------------------------
 head -c $((CHUNK * 512 * N)) /dev/urandom >/tmp/w
@@ -159,6 +165,12 @@ h=$(bds_health $VOL)
 expect_eq "${#h}" $N "health string length after the failure"
 expect_eq "$(echo "$h" | sed -n 's/D.*//p' | tr -d '\n' | wc -c)" 77 "first D at index 77"
 expect_eq "$(echo "$h" | tr -d A)" D "exactly one D"
+cnt=$(bds_errors $VOL)
+log "error counts: $cnt"
+expect_eq "$(echo "$cnt" | tr , '\n' | grep -c .)" $N "error counts after the failure: one per member"
+e77=$(echo "$cnt" | cut -d, -f78)
+check "error count of member 77 is at least 1 (${e77:-none})" [ "${e77:-0}" -ge 1 ]
+expect_eq "$(echo "${cnt:-none}" | cut -d, -f1-77,79- | tr -d 0,)" "" "error counts of all other members 0"
 
 # --- IMA -------------------------------------------------------------------------------------
 mount -t securityfs securityfs /sys/kernel/security 2>/dev/null
