@@ -41,6 +41,17 @@ static u32 pos_of(const struct bds_vol *v, u32 i)
 	return v->have_status ? v->pos_of[i] : 0;
 }
 
+/* Member @i's error count (status field 7), "?" when not known. */
+static const char *errors_of(const struct bds_vol *v, u32 i, char *buf,
+			     size_t sz)
+{
+	if (v->have_status && v->have_errors)
+		snprintf(buf, sz, "%u", v->errors[i]);
+	else
+		snprintf(buf, sz, "?");
+	return buf;
+}
+
 /* Per second, of the difference of two counters; @scale per unit. */
 static double rate(u64 a, u64 b, double secs, double scale)
 {
@@ -97,6 +108,7 @@ static void human_head(const struct bds_detail *d)
 static void human_members(const struct bds_detail *d)
 {
 	const struct bds_vol *v = &d->vol;
+	char e[16];
 	u32 g, k, i;
 
 	printf("Members by controller group (table order):\n");
@@ -104,16 +116,17 @@ static void human_members(const struct bds_detail *d)
 		printf("  group %u: controller %s at creation, %u member%s\n", g,
 		       ctrl_of(d, g)[0] ? ctrl_of(d, g) : "unknown",
 		       v->args.group_size[g], v->args.group_size[g] > 1 ? "s" : "");
-		printf("      #   pos  device            dev        data offset  health  serial at creation    serial now\n");
+		printf("      #   pos  device            dev        data offset  health      errors  serial at creation    serial now\n");
 		for (k = 0; k < v->args.group_size[g]; k++, i++) {
 			const char *ls = serial_of(d, i), *now = d->m[i].serial;
 			bool differs = d->have_view &&
 				       strncmp(ls, now, BDS_LABEL_SERIAL_LEN);
 
-			printf("    %3u  %4u  %-16s  %-9s  %11llu  %-6s  %-20s  %s%s\n",
+			printf("    %3u  %4u  %-16s  %-9s  %11llu  %-6s  %10s  %-20s  %s%s\n",
 			       i, pos_of(v, i), d->m[i].node, v->dev[i],
 			       U(v->offset[i]), !v->have_status ? "?" :
 			       v->health[i] == 'D' ? "errors" : "ok",
+			       errors_of(v, i, e, sizeof(e)),
 			       ls[0] ? ls : "-", now[0] ? now : "-",
 			       differs ? "  (differs)" : "");
 		}
@@ -225,8 +238,8 @@ static void json_groups(const struct bds_detail *d)
 static void json_members(const struct bds_detail *d)
 {
 	const struct bds_vol *v = &d->vol;
+	char u[37], e[16];
 	u32 g, k, i;
-	char u[37];
 
 	printf(",\n \"members\": [");
 	for (g = 0, i = 0; g < v->args.nr_groups; g++) {
@@ -241,9 +254,10 @@ static void json_members(const struct bds_detail *d)
 			       v->dev[i], U(v->offset[i]), u);
 			json_key_str("serial_label", serial_of(d, i));
 			json_key_str("serial_now", d->m[i].serial);
-			printf(", \"health\": \"%c\", \"label\": \"%s\"}",
+			errors_of(v, i, e, sizeof(e));
+			printf(", \"health\": \"%c\", \"errors\": %s, \"label\": \"%s\"}",
 			       v->have_status ? v->health[i] : '?',
-			       d->m[i].label);
+			       e[0] == '?' ? "null" : e, d->m[i].label);
 		}
 	}
 	printf("]");

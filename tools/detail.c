@@ -5,10 +5,11 @@
  * The geometry from its table, what its members' labels say, and its
  * members by controller group: table index, stripe position, device
  * (the table's major:minor found in /sys/dev/block), serial at creation
- * (label) and now (sysfs, read as create reads it), health (status),
+ * (label) and now (sysfs, read as create reads it), health and error
+ * count (status fields 2 and 7; the count is "?" with a module older
+ * than 1.3.0, whose status has no field 7),
  * and the per-group I/O counters of the status.  With --interval the
  * counters are read twice, SECONDS apart, and the rates shown per group.
- * The target keeps no per-member error count: health is A or D only.
  *
  * --json prints one object (keys in the order printed):
  *   "name", "uuid", "dm_uuid", "device" (/dev/mapper/NAME), "dev"
@@ -26,7 +27,8 @@
  *   "write_sectors"}],
  *   "members": [{"index" (table order), "position" (stripe position),
  *   "group", "device", "dev", "offset", "uuid" (from the label, "" if
- *   none), "serial_label", "serial_now", "health" ("A", "D", "?"), "label"
+ *   none), "serial_label", "serial_now", "health" ("A", "D", "?"),
+ *   "errors" (the member's error count, null when unknown), "label"
  *   ("ok", "none", "unreadable", "other-volume", "other-position",
  *   "other-generation")}],
  *   and with --interval "rates": {"seconds", "groups": [{"group",

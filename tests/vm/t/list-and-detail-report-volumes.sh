@@ -11,13 +11,15 @@
 #    member where `dmsetup table` has it: table index, major:minor, data
 #    offset, /dev/sdX (the kernel name of that major:minor), group, the
 #    stripe position the status order gives it, the QEMU serial both at
-#    creation and now, health ok;
+#    creation and now, health ok, error count 0 (status field 7);
 #  - 1 MiB written with dd raises detail's written sectors by 2048 over
 #    the groups, and detail's counters are those of `dmsetup status`;
 #    detail --interval 1 while dd writes shows a write rate;
 #  - a member whose SCSI device is set offline fails the writes that
-#    reach it: detail and list say "errors on member 1", --json gives
-#    "error_members": [1] and member 1 "health": "D";
+#    reach it: detail and list say "errors on member 1", detail's row of
+#    member 1 gives the error count of `dmsetup status` (>= 1), --json
+#    gives "error_members": [1] and member 1 "health": "D" with that
+#    count;
 #  - after bdsadm stop, list shows vol not active with 3/3 members
 #    present and that assemble would take it; after bdsadm wipe of one
 #    member 2/3, "no", and assemble's own reason (member 2 is missing),
@@ -114,11 +116,11 @@ members_match() {
 		ser=$(bds_serial "/dev/$kname")
 		log "$1 member $idx: $mm /dev/$kname offset $off group $grp position $pos serial $ser"
 		check "detail $1: member $idx row" grep -qE \
-			"^ +$idx +$pos +/dev/$kname +$mm +$off +ok +$ser +$ser\$" $D
+			"^ +$idx +$pos +/dev/$kname +$mm +$off +ok +0 +$ser +$ser\$" $D
 		check "detail --json $1: member $idx" has $DJ \
 			"{\"index\": $idx, \"position\": $pos, \"group\": $grp, \"device\": \"/dev/$kname\", \"dev\": \"$mm\", \"offset\": $off,"
 		check "detail --json $1: member $idx serials and health" has $DJ \
-			"\"serial_label\": \"$ser\", \"serial_now\": \"$ser\", \"health\": \"A\", \"label\": \"ok\"}"
+			"\"serial_label\": \"$ser\", \"serial_now\": \"$ser\", \"health\": \"A\", \"errors\": 0, \"label\": \"ok\"}"
 		eval "KNAME_$idx=$kname"
 	done </tmp/members
 }
@@ -166,12 +168,16 @@ check "a write reaching the offline member fails" \
 	sh -c "! dd if=/dev/zero of=/dev/mapper/$VOL bs=192k count=2 oflag=direct status=none 2>/dev/null"
 echo running >"/sys/block/$BAD/device/state"
 log "status: $(dmsetup status $VOL)"
+E1=$(bds_errors $VOL | cut -d, -f2)
+log "member 1's error count: $E1 ($(bds_errors $VOL))"
+check "member 1's error count is at least 1 (${E1:-none})" [ "${E1:-0}" -ge 1 ]
 bdsadm_to $D detail $VOL
 check "detail: errors on member 1" grep -qE "^ +State : errors on member 1 " $D
-check "detail: member 1's row says errors" grep -qE "^ +1 +[0-9]+ +/dev/$BAD +[^ ]+ +[0-9]+ +errors " $D
+check "detail: member 1's row says errors, $E1 of them" grep -qE "^ +1 +[0-9]+ +/dev/$BAD +[^ ]+ +[0-9]+ +errors +$E1 " $D
+expect_eq "$(grep -cE "^ +[02] +[0-9]+ +/dev/[^ ]+ +[^ ]+ +[0-9]+ +ok +0 " $D)" 2 "detail: members 0 and 2 ok, 0 errors"
 bdsadm_to $DJ detail --json $VOL
 check "detail --json: error_members [1]" has $DJ '"health": "ADA", "state": "errors", "error_members": [1],'
-check "detail --json: member 1 health D" grep -qE '"index": 1, .*"health": "D"' $DJ
+check "detail --json: member 1 health D, $E1 errors" grep -qE "\"index\": 1, .*\"health\": \"D\", \"errors\": $E1, " $DJ
 bdsadm_to $L list
 check "list: errors on member 1" grep -qE "^  $VOL .* errors on member 1\$" $L
 bdsadm_to $J list --json
