@@ -5,7 +5,9 @@
  * with --foreground, and the --program run as
  *   PROG EVENT VOLUME [MEMBER-DEVICE]
  * as mdadm --monitor runs its program; the member device is given for
- * member events only.  The program is waited for before the next report
+ * member events only.  A member's line gives its error count (status
+ * field 7) as read with the change; a later growth of the count is not
+ * reported (see monitor-watch.c).  The program is waited for before the next report
  * (they reach it in order): it should be quick.
  */
 #define _GNU_SOURCE
@@ -81,18 +83,31 @@ static const char *or_none(const char *s)
 	return s[0] ? s : "none";
 }
 
+/*
+ * "errors 3": the member's error count (status field 7) when the status
+ * was read; a module older than 1.3.0 does not give it.
+ */
+static void errors_word(char *buf, size_t sz, const struct bds_vol *v, int m)
+{
+	if (v->have_errors)
+		snprintf(buf, sz, "errors %u", v->errors[m]);
+	else
+		snprintf(buf, sz, "errors unknown (the loaded module is older than 1.3.0)");
+}
+
 static void member_line(char *line, size_t sz, const char *event,
 			const struct bds_vol *v, int m,
 			const struct bds_member_dev *d)
 {
 	bool restored = !strcmp(event, MON_RESTORED);
-	char was = restored ? 'D' : 'A';
+	char was = restored ? 'D' : 'A', errors[80];
 
-	snprintf(line, sz, "%s: volume %s, member %d (stripe position %u, %s, serial %s, controller %s): health %c -> %c%s; error count: not kept by the target; %s",
+	errors_word(errors, sizeof(errors), v, m);
+	snprintf(line, sz, "%s: volume %s, member %d (stripe position %u, %s, serial %s, controller %s): health %c -> %c%s; %s; %s",
 		 event, v->name, m, v->pos_of[m], d->node, or_none(d->serial),
 		 or_none(d->controller), was, v->health[m],
 		 !strcmp(event, MON_FOUND_FAILED) ?
-		 " (before the monitor saw the volume)" : "",
+		 " (before the monitor saw the volume)" : "", errors,
 		 restored ?
 		 "a new table gave the member a fresh start" :
 		 "it has seen an I/O error and the data on it may be unreadable: 'bdsadm check' finds the unreadable ranges, 'bdsadm detail' shows the volume");

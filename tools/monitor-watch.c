@@ -10,7 +10,12 @@
  * before the status means an event between the two is not lost: the wait
  * then returns at once.  The target raises an event for each of a member's
  * first errors; only a change of the health string is reported, so each
- * failure is reported once.
+ * failure is reported once, with the member's error count as read then.
+ * A growing count of a member already D is not reported: the events stop
+ * after the first 15 errors, so such reports would end at a count the
+ * kernel chose, and a failing disk under load would repeat the same news
+ * (and run the --program) up to 14 times within moments.  bdsadm detail
+ * shows the current counts.
  *
  * A volume removed while waited on: device-mapper raises an event on
  * removal, the wait returns (or fails), the next read finds no volume of

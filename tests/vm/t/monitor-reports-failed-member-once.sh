@@ -19,12 +19,15 @@
 #    so 5 s is generous), and only once, although m1 keeps failing I/O
 #    (and raising dm events) for several seconds more; the report on
 #    stdout names member 1, stripe position 2, /dev/mapper/m1, the
-#    health change A -> D and that the target keeps no error count;
+#    health change A -> D and m1's error count (status field 7, target
+#    1.3.0): a number of at least 1 and at most the count the status
+#    gives after the load (later errors raise no report);
 #  - a volume "tmp" created while the monitor runs is reported
 #    (VolumeAppeared), and its removal too (VolumeDisappeared); the
 #    monitor is still running;
 #  - bdsadm monitor --oneshot says MemberFoundFailed for member 1 of
-#    mon, "1 volume, 1 failed member", and exits 1;
+#    mon with the error count the status gives now, "1 volume, 1 failed
+#    member", and exits 1;
 #  - mon removed: the monitor reports VolumeDisappeared, and --oneshot
 #    then exits 0 ("0 volumes");
 #  - SIGTERM stops the monitor with exit status 0.
@@ -104,8 +107,18 @@ log "fio exit status $?"
 expect_eq "$(grep -c "MemberFailed" $EV)" 1 "exactly one MemberFailed report"
 expect_eq "$(grep -c "Member" $EV)" 1 "no other member report"
 expect_eq "$(bds_health $VOL)" ADAA "health string (table order: member 1)"
-check "stdout names member 1, position 2, /dev/mapper/m1, A -> D, no error count" grep -qF \
-	"MemberFailed: volume $VOL, member 1 (stripe position 2, /dev/mapper/m1, serial none, controller none): health A -> D; error count: not kept by the target" /tmp/mon.out
+check "stdout names member 1, position 2, /dev/mapper/m1, A -> D, an error count" grep -qE \
+	"MemberFailed: volume $VOL, member 1 \\(stripe position 2, /dev/mapper/m1, serial none, controller none\\): health A -> D; errors [0-9]+;" /tmp/mon.out
+# errors_in FILE EVENT: the error count of member 1 in FILE's EVENT report.
+errors_in() {
+	sed -n "s|^.*$2: volume $VOL, member 1 (.*): health A -> D[^;]*; errors \\([0-9][0-9]*\\);.*|\\1|p" "$1" | sed -n 1p
+}
+# status field 7 of member 1: the second of the counts
+ERR_NOW=$(bds_errors $VOL | cut -d, -f2)
+ERR_REP=$(errors_in /tmp/mon.out MemberFailed)
+log "m1's error count: ${ERR_REP:-none} in the report, $ERR_NOW in the status now"
+check "the report's error count is a number >= 1 (${ERR_REP:-none})" [ "${ERR_REP:-0}" -ge 1 ]
+check "... and at most the status' count now ($ERR_NOW)" [ "${ERR_REP:-0}" -le "${ERR_NOW:-0}" ]
 
 # --- volumes come and go ----------------------------------------------------------
 echo "0 $((CHUNK * 16)) bds-stripe $CHUNK 1 2 $(bds_majmin /dev/mapper/m0) $MLEN $(bds_majmin /dev/mapper/m2) $MLEN" |
@@ -123,6 +136,9 @@ cat /tmp/one.out /tmp/one.err
 expect_eq "$RC" 1 "--oneshot with a failed member: exit status"
 check "--oneshot: MemberFoundFailed for member 1" grep -qF \
 	"MemberFoundFailed: volume $VOL, member 1 (stripe position 2, /dev/mapper/m1" /tmp/one.out
+ERR_NOW=$(bds_errors $VOL | cut -d, -f2)
+expect_eq "$(errors_in /tmp/one.out MemberFoundFailed)" "$ERR_NOW" "--oneshot: member 1's error count is the status' (>= 1)"
+check "--oneshot: the count is >= 1 ($ERR_NOW)" [ "${ERR_NOW:-0}" -ge 1 ]
 check "--oneshot: the summary" grep -qxF "1 volume, 1 failed member" /tmp/one.out
 
 # --- the volume goes -------------------------------------------------------------
