@@ -55,7 +55,7 @@ static const struct {
 	{ "list", bds_cmd_list, "list [--json]" },
 	{ "detail", bds_cmd_detail, "detail [--json] [--interval SECONDS] NAME" },
 	{ "incremental", bds_cmd_incremental, "incremental DEVICE" },
-	{ "replace", bds_cmd_replace, "replace [--force] NAME OLD NEW | replace --abort NAME" },
+	{ "replace", bds_cmd_replace, "replace [--force] [--ignore-read-errors] NAME OLD NEW | replace --abort NAME" },
 	{ "plan", bds_cmd_plan, "plan [OPTIONS] DEVICE..." },
 	{ "examine", bds_cmd_examine, "examine [--export | --json] DEVICE..." },
 	{ "wipe", bds_cmd_wipe, "wipe DEVICE..." },

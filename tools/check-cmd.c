@@ -85,11 +85,29 @@ static void print_findings(const struct chk *c)
 	}
 }
 
-/* The volume and its layout; an exit status. */
-static int open_volume(const char *name, struct chk *c)
+/* @c's layout from V's table; an exit status. */
+static int layout_of_table(struct chk *c)
 {
 	enum bds_geom_err e;
 
+	e = bds_layout_init(&c->layout, V.args.chunk, V.args.group_size,
+			    V.args.nr_groups, V.args.mode);
+	if (e != BDS_OK || !bds_member_len(&c->layout, V.sectors,
+					   &c->member_len)) {
+		bds_err("%s: its table does not give a layout (%s); 'dmsetup table %s' shows it",
+			V.name, e != BDS_OK ? bds_geom_error(e) :
+			"length not a whole number of stripes", V.name);
+		return BDS_EXIT_FAIL;
+	}
+	/* the status order is the layout's: pos_of for the messages */
+	memcpy(V.pos_of, c->layout.pos_of, sizeof(V.pos_of));
+	c->vol = &V;
+	return BDS_EXIT_OK;
+}
+
+/* The volume and its layout; an exit status. */
+static int open_volume(const char *name, struct chk *c)
+{
 	if (!bds_vol_dm_available() || !bds_vol_read(name, &V) ||
 	    strncmp(V.dm_uuid, BDS_DM_UUID_PREFIX, strlen(BDS_DM_UUID_PREFIX))) {
 		bds_err("%s: no such active bds-stripe volume; 'bdsadm list' shows the volumes ('bdsadm assemble %s' activates one)",
@@ -101,19 +119,7 @@ static int open_volume(const char *name, struct chk *c)
 			name, V.why, name);
 		return BDS_EXIT_FAIL;
 	}
-	e = bds_layout_init(&c->layout, V.args.chunk, V.args.group_size,
-			    V.args.nr_groups, V.args.mode);
-	if (e != BDS_OK || !bds_member_len(&c->layout, V.sectors,
-					   &c->member_len)) {
-		bds_err("%s: its table does not give a layout (%s); 'dmsetup table %s' shows it",
-			name, e != BDS_OK ? bds_geom_error(e) :
-			"length not a whole number of stripes", name);
-		return BDS_EXIT_FAIL;
-	}
-	/* the status order is the layout's: pos_of for the messages */
-	memcpy(V.pos_of, c->layout.pos_of, sizeof(V.pos_of));
-	c->vol = &V;
-	return BDS_EXIT_OK;
+	return layout_of_table(c);
 }
 
 /* Read members @first to @last - 1; print what cannot be read. */
@@ -190,6 +196,28 @@ int bds_cmd_check(int argc, char **argv)
 	c.tty = isatty(STDERR_FILENO);
 	rc = open_volume(name, &c);
 	return rc ? rc : run_check(&c, 0, V.nr_members);
+}
+
+int bds_check_table_member(const struct bds_vol *vol, u32 m, const char *path,
+			    struct chk *c)
+{
+	int rc;
+
+	V = *vol;
+	c->tty = isatty(STDERR_FILENO);
+	if (m >= V.nr_members || layout_of_table(c))
+		return -1;
+	bds_member_dev(V.dev[m], &M[m]);
+	c->total = c->member_len;
+	clock_gettime(CLOCK_MONOTONIC, &c->t0);
+	rc = chk_member(c, m, path);
+	chk_progress(c, m, true);
+	print_findings(c);
+	if (c->nomem) {
+		printf("out of memory: not every unreadable range is listed\n");
+		rc = -1;
+	}
+	return rc;
 }
 
 int bds_check_member(const char *name, u32 m)

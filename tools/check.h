@@ -52,4 +52,14 @@ void chk_progress(struct chk *c, u32 m, bool last);
  */
 int bds_check_member(const char *name, u32 m);
 
+/*
+ * Read member @m of the table @vol (not necessarily the live one: bdsadm
+ * replace reads OLD while the mirror has its place) through @path, and
+ * print its unreadable ranges as check does.  They stay in @c->bad for
+ * the caller, who frees it.  Returns 0, or -1 if the member could not be
+ * read or not every range could be kept.
+ */
+int bds_check_table_member(const struct bds_vol *vol, u32 m, const char *path,
+			    struct chk *c);
+
 #endif /* BDS_CHECK_H */

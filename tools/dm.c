@@ -163,6 +163,11 @@ bool bds_dm_resume(const char *name)
 	return suspend_resume(name, DM_DEVICE_RESUME);
 }
 
+bool bds_dm_suspend(const char *name)
+{
+	return suspend_resume(name, DM_DEVICE_SUSPEND);
+}
+
 static bool target_line(int type, const char *name, char *buf, size_t sz)
 {
 	struct dm_task *dmt = task(type, name);

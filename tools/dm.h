@@ -63,6 +63,12 @@ bool bds_dm_swap_table(const char *name, u64 length, const char *ttype,
 		       const char *params);
 bool bds_dm_resume(const char *name);
 
+/*
+ * Suspend @name: in-flight I/O completes (flushed), new I/O waits until
+ * bds_dm_resume().
+ */
+bool bds_dm_suspend(const char *name);
+
 /* Remove @name (retrying while udev still holds it briefly). */
 bool bds_dm_remove(const char *name);
 

@@ -6,7 +6,7 @@
  *   <#legs> <leg>... <in-sync>/<regions> <#health> <health chars> ...
  * A leg that is not 'A' (alive) has failed: a read error on OLD during
  * the copy shows as 'S' on OLD, a write error on NEW as 'D' or 'S'.
- * The status is read once a second: that is the progress display, not
+ * The status is read a few times a second: that is the progress display, not
  * how failures are found (they show in the same status line).
  */
 #include <signal.h>
@@ -121,15 +121,23 @@ static void show(const struct rpl_copy *c, u64 insync, u64 regions,
 	}
 }
 
-enum rpl_result rpl_wait_sync(const struct rpl_copy *c, char *health,
-			      size_t sz)
+/* OLD's leg failed a read ('S' in the copy, 'R' serving one). */
+static bool old_read_failed(const char *health)
 {
-	struct timespec t0;
+	return (health[0] == 'S' || health[0] == 'R') &&
+	       strspn(health + 1, "A") == strlen(health + 1);
+}
+
+enum rpl_result rpl_wait_sync(struct rpl_copy *c, char *health, size_t sz)
+{
+	struct timespec moved;
 	double last_shown = -10;
 	char line[1024];
-	u64 insync = 0, regions = 1;
+	u64 insync = 0, regions = 1, before = 0;
 
-	clock_gettime(CLOCK_MONOTONIC, &t0);
+	if (!c->t0.tv_sec && !c->t0.tv_nsec)
+		clock_gettime(CLOCK_MONOTONIC, &c->t0);
+	clock_gettime(CLOCK_MONOTONIC, &moved);
 	for (;;) {
 		if (abort_asked)
 			return RPL_ABORTED;
@@ -138,17 +146,33 @@ enum rpl_result rpl_wait_sync(const struct rpl_copy *c, char *health,
 			snprintf(health, sz, "status unreadable");
 			return RPL_FAILED;
 		}
-		if (strspn(health, "A") != strlen(health))
-			return RPL_FAILED;
+		c->insync = insync;
+		c->regions = regions;
+		if (strspn(health, "A") != strlen(health)) {
+			if (!c->ignore_read || !old_read_failed(health))
+				return RPL_FAILED;
+			if (!c->read_error) {
+				c->read_error = true;
+				return RPL_READ_ERROR;
+			}
+		}
+		if (insync != before) {
+			before = insync;
+			clock_gettime(CLOCK_MONOTONIC, &moved);
+		}
 		if (2 * insync >= regions)
 			rpl_crash_point("copy-half");
-		if (insync == regions) {
-			show(c, insync, regions, since(&t0), true);
+		if (insync + c->missing >= regions) {
+			show(c, insync, regions, since(&c->t0), true);
 			return RPL_IN_SYNC;
 		}
-		if (c->tty || since(&t0) - last_shown >= 5) {
-			show(c, insync, regions, since(&t0), false);
-			last_shown = since(&t0);
+		if (c->read_error && since(&moved) > RPL_STALL_SECS) {
+			show(c, insync, regions, since(&c->t0), true);
+			return RPL_STALLED;
+		}
+		if (c->tty || since(&c->t0) - last_shown >= 5) {
+			show(c, insync, regions, since(&c->t0), false);
+			last_shown = since(&c->t0);
 		}
 		usleep(c->tty ? 200000 : 500000);
 	}

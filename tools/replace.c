@@ -26,18 +26,20 @@
 #include "dm.h"
 #include "label-io.h"
 #include "member-dev.h"
+#include "plan.h"
 #include "replace.h"
 #include "scan.h"
 #include "signature.h"
 #include "volstat.h"
 #include "volume.h"
 
-#define RPL_USAGE "replace [--force] NAME OLD NEW | replace --abort NAME"
+#define RPL_USAGE "replace [--force] [--ignore-read-errors] NAME OLD NEW | replace --abort NAME"
 #define RPL_REGION	1024	/* mirror region: 512 KiB */
 
 struct rpl {
 	const char *name;
 	bool force;
+	bool ignore_read;		/* --ignore-read-errors */
 	struct bds_vol vol;
 	char live[16384];		/* the volume's table before the replace */
 	struct bds_scan scan;
@@ -268,6 +270,20 @@ static void labels_back(struct rpl *x, u32 upto)
 			x->name, x->new_node, x->new_node);
 }
 
+/*
+ * The mirror's params, OLD first: it reads from it and copies it to NEW.
+ * @nosync: every region counts as in sync (nothing is copied; writes go
+ * to both legs).
+ */
+static void mirror_params(const struct rpl *x, bool nosync, char *buf,
+			  size_t sz)
+{
+	snprintf(buf, sz, "core %u %u%s 2 %s %llu %s %llu 1 handle_errors",
+		 nosync ? 2 : 1, RPL_REGION, nosync ? " nosync" : "",
+		 x->vol.dev[x->p], (unsigned long long)x->vol.offset[x->p],
+		 x->new_dev, (unsigned long long)x->next.member_offset[x->p]);
+}
+
 /* The mirror in OLD's place; false (and said) if it cannot be. */
 static bool start_mirror(struct rpl *x)
 {
@@ -275,11 +291,7 @@ static bool start_mirror(struct rpl *x)
 	char params[1024], uuid[37], mu[BDS_DM_UUID_SZ], mm[24], tbl[16384];
 	struct bds_dm_info info;
 
-	/* OLD first: the mirror reads from it and copies it to NEW */
-	snprintf(params, sizeof(params), "core 1 %u 2 %s %llu %s %llu 1 handle_errors",
-		 RPL_REGION, x->vol.dev[x->p],
-		 (unsigned long long)x->vol.offset[x->p], x->new_dev,
-		 (unsigned long long)x->next.member_offset[x->p]);
+	mirror_params(x, false, params, sizeof(params));
 	bds_uuid_format(l->volume_uuid, uuid);
 	/* not "BDS-": it is no volume, and list and monitor skip it */
 	snprintf(mu, sizeof(mu), "BDSR-%s", uuid);
@@ -372,6 +384,114 @@ static int switch_to_new(struct rpl *x)
 	return BDS_EXIT_OK;
 }
 
+/*
+ * With the volume suspended: the regions @reg from OLD to NEW (zeros
+ * where OLD cannot be read), then the mirror reloaded "nosync".
+ */
+static int patch_suspended(struct rpl *x, const u64 *reg, size_t n,
+			   u64 *zeroed)
+{
+	struct rpl_patch pt = {
+		.old = x->old_node, .new = x->new_node,
+		.old_off = x->vol.offset[x->p],
+		.new_off = x->next.member_offset[x->p],
+		.len = x->r.label->data_sectors, .region = RPL_REGION,
+		.reg = reg, .nreg = n,
+	};
+	char params[1024];
+	int rc;
+
+	rc = rpl_copy_regions(&pt);
+	*zeroed = pt.zeroed;
+	if (rc)
+		return rc;
+	mirror_params(x, true, params, sizeof(params));
+	if (!bds_dm_swap_table(x->mirror, x->r.label->data_sectors, "mirror",
+			       params)) {
+		bds_dm_resume(x->mirror);
+		bds_err("replace %s: device-mapper refused the mirror 0 %llu mirror %s (dmesg says why)",
+			x->name, U(x->r.label->data_sectors), params);
+		return -EIO;
+	}
+	return 0;
+}
+
+/*
+ * --ignore-read-errors, after OLD's first read error in the copy: find
+ * OLD's unreadable blocks, let the mirror copy every other region, then
+ * copy the regions it could not with the volume suspended (see
+ * replace-rescue.c).  0: NEW holds all OLD has, zeros for the rest.
+ */
+static int rescue(struct rpl *x, struct rpl_copy *c)
+{
+	struct chk k = { 0 };
+	char health[16];
+	enum rpl_result res;
+	u64 *reg = NULL, zeroed = 0;
+	size_t n = 0;
+	int rc = BDS_EXIT_FAIL;
+
+	bds_err("replace %s: %s cannot be read in places; --ignore-read-errors: the copy goes on around them, and reading all of %s to find them:",
+		x->name, x->old_node, x->old_node);
+	if (bds_check_table_member(&x->vol, x->p, x->old_node, &k)) {
+		put_back(x);
+		refuse_rpl(x, "%s could not be read to list what is unreadable; the volume stays on %s, nothing was changed",
+			   x->old_node, x->old_node);
+		goto out;
+	}
+	n = rpl_bad_regions(k.bad, k.nbad, RPL_REGION, NULL, 0);
+	reg = calloc(n ? n : 1, sizeof(*reg));
+	if (!reg) {
+		put_back(x);
+		refuse_rpl(x, "out of memory; the volume stays on %s", x->old_node);
+		goto out;
+	}
+	rpl_bad_regions(k.bad, k.nbad, RPL_REGION, reg, n);
+	c->missing = n;
+	res = rpl_wait_sync(c, health, sizeof(health));
+	if (res != RPL_IN_SYNC || (c->insync != c->regions &&
+				   c->insync + n != c->regions)) {
+		put_back(x);
+		if (res == RPL_ABORTED)
+			refuse_rpl(x, "aborted; the volume stays on %s, nothing was changed",
+				   x->old_node);
+		else if (res == RPL_FAILED)
+			refuse_rpl(x, "the copy failed (mirror health %s); the volume stays on %s, nothing was changed",
+				   health, x->old_node);
+		else
+			refuse_rpl(x, "the mirror left %llu of its %llu regions uncopied, but %zu hold blocks that cannot be read: some read error passed, and which regions to copy again is not known; the volume stays on %s, nothing was changed: run the replace again",
+				   U(c->regions - c->insync), U(c->regions), n,
+				   x->old_node);
+		goto out;
+	}
+	if (c->insync != c->regions) {
+		if (!bds_dm_suspend(x->name)) {
+			put_back(x);
+			refuse_rpl(x, "cannot suspend the volume to copy the regions the mirror could not; it stays on %s, nothing was changed",
+				   x->old_node);
+			goto out;
+		}
+		rc = patch_suspended(x, reg, n, &zeroed);
+		if (!bds_dm_resume(x->name))
+			bds_err("replace %s: cannot resume the volume: run 'dmsetup resume %s'",
+				x->name, x->name);
+		if (rc) {
+			put_back(x);
+			rc = refuse_rpl(x, "the regions the mirror could not copy were not copied; the volume stays on %s, nothing was changed",
+					x->old_node);
+			goto out;
+		}
+	}
+	printf("bdsadm: replace %s: %zu unreadable range%s of %s (%llu sectors) read as zeros on %s: the data there is lost (volume sectors above); the rest was copied\n",
+	       x->name, k.nbad, k.nbad == 1 ? "" : "s", x->old_node,
+	       U(zeroed), x->new_node);
+	rc = BDS_EXIT_OK;
+out:
+	free(reg);
+	free(k.bad);
+	return rc;
+}
+
 static int do_replace(struct rpl *x, const char *old, const char *new)
 {
 	struct rpl_copy c;
@@ -390,10 +510,17 @@ static int do_replace(struct rpl *x, const char *old, const char *new)
 	       x->name, x->p, x->old_node, x->new_node,
 	       (unsigned long long)(x->r.label->data_sectors >> 11));
 	fflush(stdout);
+	memset(&c, 0, sizeof(c));
 	c.mirror = x->mirror;
 	c.sectors = x->r.label->data_sectors;
 	c.tty = isatty(2);
+	c.ignore_read = x->ignore_read;
 	res = rpl_wait_sync(&c, health, sizeof(health));
+	if (res == RPL_READ_ERROR) {
+		if (rescue(x, &c))
+			return BDS_EXIT_FAIL;
+		res = RPL_IN_SYNC;
+	}
 	if (res != RPL_IN_SYNC) {
 		put_back(x);
 		if (res == RPL_ABORTED)
@@ -407,6 +534,8 @@ static int do_replace(struct rpl *x, const char *old, const char *new)
 			bds_err("replace %s: reading member %u (%s) to list what cannot be read:",
 				x->name, x->p, x->old_node);
 			bds_check_member(x->name, x->p);
+			bds_err("replace %s: to move the rest to %s, with zeros where %s cannot be read, run the replace again with --ignore-read-errors",
+				x->name, x->new_node, x->old_node);
 		}
 		return BDS_EXIT_FAIL;
 	}
@@ -489,6 +618,7 @@ int bds_cmd_replace(int argc, char **argv)
 	static const struct option lo[] = {
 		{ "force", no_argument, NULL, 'f' },
 		{ "abort", no_argument, NULL, 'a' },
+		{ "ignore-read-errors", no_argument, NULL, 'i' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -498,6 +628,9 @@ int bds_cmd_replace(int argc, char **argv)
 
 	while ((c = getopt_long(argc, argv, "fah", lo, NULL)) != -1) {
 		switch (c) {
+		case 'i':
+			x.ignore_read = true;
+			break;
 		case 'f':
 			x.force = true;
 			break;

@@ -15,6 +15,7 @@
 #define BDS_REPLACE_H
 
 #include <stdbool.h>
+#include <time.h>
 
 #include "../dm-bds-stripe.h"
 
@@ -25,17 +26,57 @@ struct rpl_copy {
 	const char *mirror;		/* its dm name */
 	u64 sectors;			/* its length: the member's data */
 	bool tty;			/* a progress bar on stderr */
+	bool ignore_read;		/* --ignore-read-errors */
+	bool read_error;		/* OLD failed a read (ignore_read) */
+	u64 missing;			/* regions that may stay out of sync */
+	u64 insync, regions;		/* the mirror's last status */
+	struct timespec t0;		/* the first wait's start: the rate */
 };
 
-enum rpl_result { RPL_IN_SYNC, RPL_FAILED, RPL_ABORTED };
+/* No region done for this long, after a read error: the copy is over. */
+#define RPL_STALL_SECS	30
+
+enum rpl_result {
+	RPL_IN_SYNC,			/* all regions but c->missing in sync */
+	RPL_FAILED,			/* a leg failed: NEW, or OLD without
+					 * --ignore-read-errors */
+	RPL_READ_ERROR,			/* OLD failed a read, the first time */
+	RPL_STALLED,			/* after one, no progress */
+	RPL_ABORTED,			/* SIGINT or SIGTERM */
+};
 
 /*
- * Wait until the mirror @c is in sync, showing progress (rate, ETA).
- * RPL_FAILED: a leg failed (its health in @health, "AS" and the like);
- * RPL_ABORTED: SIGINT or SIGTERM came.
+ * Wait until all regions of the mirror @c but c->missing are in sync,
+ * showing progress (rate, ETA).  The leg health goes to @health ("AS"
+ * and the like).  With c->ignore_read, OLD's first read error ('S' or
+ * 'R') returns RPL_READ_ERROR, and later waits go on past it.
  */
-enum rpl_result rpl_wait_sync(const struct rpl_copy *c, char *health,
-			      size_t sz);
+enum rpl_result rpl_wait_sync(struct rpl_copy *c, char *health, size_t sz);
+
+/*
+ * --ignore-read-errors, in replace-rescue.c: the mirror could not copy
+ * the regions holding OLD's unreadable blocks.  rpl_bad_regions() puts
+ * the distinct regions of the ranges @bad (member data sectors, in
+ * order) in @out (at most @max; returns how many there are).
+ * rpl_copy_regions() copies those regions from OLD to NEW block by
+ * block, zeros where OLD cannot be read; the volume must be suspended.
+ */
+struct chk_range;
+size_t rpl_bad_regions(const struct chk_range *bad, size_t nbad, u32 region,
+		       u64 *out, size_t max);
+
+struct rpl_patch {
+	const char *old, *new;		/* device nodes */
+	u64 old_off, new_off;		/* their data offsets */
+	u64 len;			/* the member's data sectors */
+	u32 region;			/* the mirror's region, sectors */
+	const u64 *reg;			/* the regions to copy */
+	size_t nreg;
+	u64 zeroed;			/* out: sectors written as zeros */
+};
+
+/* 0, or a negative errno (said on stderr). */
+int rpl_copy_regions(struct rpl_patch *pt);
 
 /*
  * A test hook: when BDSADM_TEST_CRASH_AT names @point, the machine is
