@@ -17,6 +17,8 @@
 #include "../dm-bds-stripe.h"
 
 #define BDS_DM_UUID_PREFIX	"BDS-"
+/* The mirror of a bdsadm replace: "BDSR-<volume uuid>" (no volume). */
+#define BDS_DM_MIRROR_PREFIX	"BDSR-"
 /* DM_UUID_LEN and DM_NAME_LEN, both with the NUL */
 #define BDS_DM_UUID_SZ		129
 #define BDS_DM_NAME_SZ		128

@@ -15,7 +15,11 @@
 
 #define SCAN_MAX	4096
 
-/* A bds-stripe volume of ours: its dm/uuid starts with "BDS-". */
+/*
+ * A bds-stripe volume of ours, or the mirror of a replace: its dm/uuid
+ * starts with "BDS-" or "BDSR-".  Neither is looked into; the devices
+ * they hold are (a replace's OLD and NEW carry their own labels).
+ */
 static bool is_our_volume(const char *sysfs, const char *name)
 {
 	char path[512], uuid[BDS_DM_UUID_SZ] = "";
@@ -28,7 +32,9 @@ static bool is_our_volume(const char *sysfs, const char *name)
 	if (!fgets(uuid, sizeof(uuid), f))
 		uuid[0] = 0;
 	fclose(f);
-	return !strncmp(uuid, BDS_DM_UUID_PREFIX, strlen(BDS_DM_UUID_PREFIX));
+	return !strncmp(uuid, BDS_DM_UUID_PREFIX, strlen(BDS_DM_UUID_PREFIX)) ||
+	       !strncmp(uuid, BDS_DM_MIRROR_PREFIX,
+			strlen(BDS_DM_MIRROR_PREFIX));
 }
 
 /*
