@@ -40,8 +40,15 @@ void rpl_catch_signals(void)
 void rpl_crash_point(const char *point)
 {
 	const char *want = getenv("BDSADM_TEST_CRASH_AT");
+	const char *kill_at = getenv("BDSADM_TEST_KILL_AT");
 	FILE *f;
 
+	if (kill_at && !strcmp(kill_at, point)) {
+		fprintf(stderr, "bdsadm: BDSADM_TEST_KILL_AT=%s: killed here (a test hook)\n",
+			point);
+		fflush(stderr);
+		raise(SIGKILL);
+	}
 	if (!want || strcmp(want, point))
 		return;
 	fprintf(stderr, "bdsadm: BDSADM_TEST_CRASH_AT=%s: cutting the power here (a test hook)\n",

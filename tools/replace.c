@@ -294,7 +294,7 @@ static bool start_mirror(struct rpl *x)
 	mirror_params(x, false, params, sizeof(params));
 	bds_uuid_format(l->volume_uuid, uuid);
 	/* not "BDS-": it is no volume, and list and monitor skip it */
-	snprintf(mu, sizeof(mu), "BDSR-%s", uuid);
+	snprintf(mu, sizeof(mu), BDS_DM_MIRROR_PREFIX "%s", uuid);
 	bds_dev_close(&x->newd);	/* the mirror opens NEW exclusively */
 	if (!bds_dm_create_target(x->mirror, mu, l->data_sectors, "mirror",
 				  params, 0, false)) {
@@ -549,70 +549,6 @@ static int do_replace(struct rpl *x, const char *old, const char *new)
 	return BDS_EXIT_OK;
 }
 
-/* replace --abort NAME: a mirror left by a replace that did not end. */
-static int do_abort(struct rpl *x)
-{
-	char mtbl[1024], old[24], *save = NULL, *tok;
-	unsigned long long off;
-	struct bds_dm_info info;
-	int i;
-
-	snprintf(x->mirror, sizeof(x->mirror), "%s" RPL_SUFFIX, x->name);
-	if (!bds_dm_info(x->mirror, &info) || !info.exists)
-		return refuse_rpl(x, "no replace to abort (%s does not exist)", x->mirror);
-	if (!bds_dm_table(x->mirror, mtbl, sizeof(mtbl)))
-		return refuse_rpl(x, "cannot read the table of %s", x->mirror);
-	/* core 1 REGION 2 OLD OFF NEW OFF ... */
-	for (i = 0, tok = strtok_r(mtbl, " ", &save); tok && i < 4; i++)
-		tok = strtok_r(NULL, " ", &save);
-	if (!tok || sscanf(tok, "%23s", old) != 1 ||
-	    !(tok = strtok_r(NULL, " ", &save)) || sscanf(tok, "%llu", &off) != 1)
-		return refuse_rpl(x, "%s is not a mirror of a replace", x->mirror);
-	if (!bds_vol_read(x->name, &x->vol) || !x->vol.have_table)
-		return refuse_rpl(x, "not an active volume");
-	{
-		char mm[24], tbl[16384];
-		struct bds_scan s;
-		struct bds_asm_result r;
-		const char *devp[BDS_MAX_MEMBERS];
-		u64 offs[BDS_MAX_MEMBERS];
-		u32 j;
-
-		snprintf(mm, sizeof(mm), "%u:%u", info.major, info.minor);
-		if (bds_scan("/sys", &s))
-			return refuse_rpl(x, "cannot list the block devices");
-		u8 vu[BDS_UUID_LEN];
-
-		if (!bds_uuid_parse(x->vol.dm_uuid + 4, vu) ||
-		    bds_assemble(s.found, s.n, NULL, vu, &r) == BDS_ASM_NOT_FOUND) {
-			bds_scan_free(&s);
-			return refuse_rpl(x, "no labels of the volume found");
-		}
-		for (j = 0; j < x->vol.nr_members; j++) {
-			bool is_mirror = !strcmp(x->vol.dev[j], mm);
-
-			devp[j] = is_mirror ? old : x->vol.dev[j];
-			offs[j] = is_mirror ? off : x->vol.offset[j];
-		}
-		if (!r.label || !bds_volume_params_at(r.label, devp, offs, true, tbl, sizeof(tbl)) ||
-		    !bds_dm_swap_table(x->name, bds_volume_length(r.label), "bds-stripe", tbl)) {
-			bds_scan_free(&s);
-			return refuse_rpl(x, "the volume could not be put back on %s", old);
-		}
-		bds_scan_free(&s);
-	}
-	if (!bds_dm_remove(x->mirror))
-		return refuse_rpl(x, "cannot remove %s", x->mirror);
-	{
-		struct bds_member_dev md;
-
-		bds_member_dev(old, &md);
-		printf("bdsadm: replace %s: aborted; the volume is on %s again\n",
-		       x->name, md.node);
-	}
-	return BDS_EXIT_OK;
-}
-
 int bds_cmd_replace(int argc, char **argv)
 {
 	static const struct option lo[] = {
@@ -650,8 +586,8 @@ int bds_cmd_replace(int argc, char **argv)
 	if (!x.name)
 		return bds_usage(RPL_USAGE);
 	x.newd.fd = -1;
-	rc = abort_it ? do_abort(&x) : do_replace(&x, argv[optind + 1],
-						   argv[optind + 2]);
+	rc = abort_it ? rpl_abort(x.name) : do_replace(&x, argv[optind + 1],
+							argv[optind + 2]);
 	bds_dev_close(&x.newd);
 	bds_scan_free(&x.scan);
 	return rc;

@@ -83,9 +83,16 @@ int rpl_copy_regions(struct rpl_patch *pt);
  * rebooted at once (sysrq 'b', as a power cut would stop it), so that
  * the tests can check that a crash there loses nothing.  The points:
  * copy-started, copy-half, in-sync, new-labelled, one-primary,
- * committed, reloaded (bdsadm.8, ENVIRONMENT).
+ * committed, reloaded (bdsadm.8, ENVIRONMENT).  BDSADM_TEST_KILL_AT
+ * names a point where the process kills itself (SIGKILL) instead.
  */
 void rpl_crash_point(const char *point);
+
+/*
+ * replace --abort NAME, in replace-abort.c: end a replace whose process
+ * was killed, back onto OLD or, past the commit point, onto NEW.
+ */
+int rpl_abort(const char *name);
 
 /* Set up SIGINT/SIGTERM to ask for an abort (rpl_wait_sync sees it). */
 void rpl_catch_signals(void);

@@ -7,7 +7,13 @@
 #  - a replace killed outright (SIGKILL, mid-copy) leaves its mirror in the
 #    volume's table; "bdsadm replace --abort vol" puts the volume back on
 #    the old member with its labelled table and removes the mirror; a
-#    second --abort says there is nothing to abort.
+#    second --abort says there is nothing to abort;
+#  - killed in the label switch before its commit point (after the first
+#    primary): --abort rolls the labels back (A, B and C carry generation
+#    1 again, D none) and puts the volume back on C;
+#  - killed at the commit point (every primary at generation 2): --abort
+#    finishes the replace instead: the volume on D with its labelled
+#    table, A, B and D at generation 2 (backups too), C without a label.
 # Data written before stays readable throughout (fio verify).
 #
 # topology: ctl=2 ctl=2
@@ -67,8 +73,43 @@ if bdsadm replace --abort vol >/tmp/out 2>/tmp/err; then
 	check "a second --abort: refused" false
 fi
 check "a second --abort: nothing to abort" grep -qF "no replace to abort" /tmp/err
+
+gen_of() { bdsadm examine --export "$1" | sed -n 's/^BDS_GENERATION=//p'; }
+rc=0
+BDSADM_TEST_KILL_AT=one-primary bdsadm replace vol "$C" "$D" >/tmp/out 2>/tmp/err || rc=$?
+expect_eq "$rc" 137 "killed after the first primary (SIGKILL)"
+check "... where one member's primary is at generation 2" sh -c \
+	"for d in $A $B $C; do bdsadm examine \$d; done | grep 'Primary copy : valid at sector [0-9]*, generation 2' >/dev/null"
+bdsadm replace --abort vol >/tmp/out 2>/tmp/err || true
+cat /tmp/out /tmp/err
+check "--abort before the commit point: rolls the labels back" \
+	grep -qF "aborted (the labels rolled back); the volume is on $(readlink -f "$C") again" /tmp/out
+back "--abort before the commit point"
+expect_eq "$(gen_of "$A")$(gen_of "$B")$(gen_of "$C")" 111 "... A, B and C carry generation 1 again"
+
+rc=0
+BDSADM_TEST_KILL_AT=committed bdsadm replace vol "$C" "$D" >/tmp/out 2>/tmp/err || rc=$?
+expect_eq "$rc" 137 "killed at the commit point (SIGKILL)"
+bdsadm replace --abort vol >/tmp/out 2>/tmp/err || true
+cat /tmp/out /tmp/err
+check "--abort past the commit point: finishes the replace" \
+	grep -qF "had passed its commit point: finished; member" /tmp/out
+T1=$(dmsetup table vol)
+log "after: $T1"
+check "... the volume is on D, with its labelled table" sh -c \
+	"echo '$T1' | grep -F ' $(bds_majmin "$D") 2048 ' | grep ' volume [0-9a-f-]*\$' >/dev/null"
+check "... no mirror left" sh -c '! dmsetup info vol-replace >/dev/null 2>&1'
+expect_eq "$(gen_of "$A")$(gen_of "$B")$(gen_of "$D")" 222 "... A, B and D carry generation 2"
+check "... A's backup copy too" sh -c \
+	"bdsadm examine $A | grep 'Backup copy : valid at sector [0-9]*, generation 2' >/dev/null"
+check "... C carries no label" sh -c "! bdsadm examine $C >/dev/null 2>&1"
+# shellcheck disable=SC2086
+check "... the data verifies" sh -c "fio $JOB --verify_only >/dev/null 2>&1"
 run bdsadm stop vol
-for d in "$A" "$B" "$C"; do
+run bdsadm assemble vol
+expect_eq "$(dmsetup table vol)" "$T1" "... and assembles again on D"
+run bdsadm stop vol
+for d in "$A" "$B" "$D"; do
 	run bdsadm wipe "$d"
 done
 bds_expect_clean "$A" "$B" "$C" "$D"

@@ -1,0 +1,282 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * bdsadm replace --abort NAME: end a replace whose process did not (it
+ * was killed; after a crash there is no mirror and assemble decides).
+ * The mirror NAME-replace is still in the volume's table, writing to
+ * both legs, so either disk holds all the data that was in sync.
+ *
+ * Where the volume goes is read from the labels, as assemble reads it
+ * after a crash (Documentation/bds-stripe-label.rst, "Membership
+ * changes"):
+ *  - the labels give OLD at the mirror's position: no label had moved,
+ *    or the switch was cut short before its commit point and is rolled
+ *    back first (the members' primaries from their backups, NEW's labels
+ *    erased); the volume goes back onto OLD;
+ *  - they give NEW there: the switch had passed its commit point, so NEW
+ *    was in sync; the replace is finished instead: the volume onto NEW,
+ *    the backups of the members that stay, OLD's labels erased.
+ * Then the mirror is removed.
+ */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+
+#include "assemble.h"
+#include "bdsadm.h"
+#include "dm.h"
+#include "label-io.h"
+#include "member-dev.h"
+#include "replace.h"
+#include "scan.h"
+#include "volstat.h"
+#include "volume.h"
+
+struct abort_ctx {
+	const char *name;
+	char mirror[BDS_DM_NAME_SZ];
+	char old[24], new[24];		/* the legs, MAJ:MIN */
+	struct bds_vol vol;		/* the live table, the mirror in it */
+	u32 p;				/* the mirror's position */
+	struct bds_scan s;
+	struct bds_asm_result r;
+	char dev[BDS_MAX_MEMBERS][24];	/* the labels' members, MAJ:MIN */
+};
+
+static int refuse_abort(const struct abort_ctx *a, const char *what)
+{
+	bds_err("replace --abort %s: %s", a->name, what);
+	return BDS_EXIT_FAIL;
+}
+
+static bool majmin_of(const char *path, char *buf, size_t sz)
+{
+	struct stat st;
+
+	if (stat(path, &st) || !S_ISBLK(st.st_mode))
+		return false;
+	snprintf(buf, sz, "%u:%u", major(st.st_rdev), minor(st.st_rdev));
+	return true;
+}
+
+/* The mirror's legs: "core K <K words> 2 OLD OFF NEW OFF ...". */
+static bool read_legs(struct abort_ctx *a)
+{
+	char tbl[1024], *save = NULL, *tok;
+	unsigned long k, i;
+
+	if (!bds_dm_table(a->mirror, tbl, sizeof(tbl)))
+		return false;
+	tok = strtok_r(tbl, " ", &save);
+	if (!tok || strcmp(tok, "core") || !(tok = strtok_r(NULL, " ", &save)))
+		return false;
+	k = strtoul(tok, NULL, 10);
+	for (i = 0; i <= k && tok; i++)		/* K words, then "2" */
+		tok = strtok_r(NULL, " ", &save);
+	if (!tok || strcmp(tok, "2"))
+		return false;
+	tok = strtok_r(NULL, " ", &save);
+	if (!tok || snprintf(a->old, sizeof(a->old), "%s", tok) >= 24)
+		return false;
+	tok = strtok_r(NULL, " ", &save);		/* OLD's offset */
+	tok = tok ? strtok_r(NULL, " ", &save) : NULL;
+	return tok && snprintf(a->new, sizeof(a->new), "%s", tok) < 24;
+}
+
+/* The labels' volume, rolled back if a switch was cut before its commit. */
+static int read_labels(struct abort_ctx *a)
+{
+	u8 vu[BDS_UUID_LEN];
+	u32 i;
+
+	if (bds_scan("/sys", &a->s))
+		return refuse_abort(a, "cannot list the block devices");
+	if (!bds_uuid_parse(a->vol.dm_uuid + strlen(BDS_DM_UUID_PREFIX), vu) ||
+	    bds_assemble(a->s.found, a->s.n, NULL, vu, &a->r) != BDS_ASM_OK) {
+		char msg[512];
+
+		bds_asm_message(&a->r, msg, sizeof(msg));
+		bds_err("replace --abort %s: the labels do not give one volume: %s",
+			a->name, msg);
+		return BDS_EXIT_FAIL;
+	}
+	if (a->r.nr_members != a->vol.nr_members)
+		return refuse_abort(a, "the labels give another number of members than the table");
+	for (i = 0; i < a->r.nr_members; i++)
+		if (!majmin_of(a->s.found[a->r.member[i]].dev, a->dev[i],
+			       sizeof(a->dev[i])))
+			return refuse_abort(a, "a member's device is gone");
+	return BDS_EXIT_OK;
+}
+
+/* Write @l to the device of found @f: both copies or the primary. */
+static int write_label(const struct bds_found *f, const struct bds_label *l,
+		       bool both)
+{
+	struct bds_dev d;
+	char why[256];
+	int rc;
+
+	rc = bds_dev_open_held(&d, f->dev, why, sizeof(why));
+	if (rc)
+		return rc;
+	rc = both ? bds_labels_write(&d, l) : bds_label_write_primary(&d, l);
+	bds_dev_close(&d);
+	return rc;
+}
+
+/* Before the commit point: primaries back from their backups, NEW bare. */
+static int roll_back(struct abort_ctx *a)
+{
+	struct bds_dev d;
+	char why[256];
+	u32 i;
+
+	for (i = 0; i < a->r.nr_restore; i++) {
+		const struct bds_found *f = &a->s.found[a->r.restore[i]];
+
+		if (write_label(f, &f->older, false))
+			return refuse_abort(a, "a member's label could not be written back; stop the volume, remove the mirror (dmsetup remove) and run 'bdsadm assemble'");
+	}
+	for (i = 0; i < a->r.nr_drop; i++) {
+		const struct bds_found *f = &a->s.found[a->r.drop[i]];
+
+		if (bds_dev_open_held(&d, f->dev, why, sizeof(why)) ||
+		    bds_labels_wipe(&d))
+			bds_err("replace --abort %s: %s keeps the label of the abandoned change: erase it with 'bdsadm wipe %s'",
+				a->name, f->dev, f->dev);
+		bds_dev_close(&d);
+	}
+	return BDS_EXIT_OK;
+}
+
+/* The volume onto the labels' members, the mirror removed. */
+static int reload(struct abort_ctx *a)
+{
+	const char *devp[BDS_MAX_MEMBERS];
+	char tbl[16384];
+	u32 i;
+
+	for (i = 0; i < a->r.nr_members; i++)
+		devp[i] = a->dev[i];
+	if (!bds_volume_params(a->r.label, devp, tbl, sizeof(tbl)) ||
+	    !bds_dm_swap_table(a->name, bds_volume_length(a->r.label),
+			       "bds-stripe", tbl))
+		return refuse_abort(a, "device-mapper refused the volume's table (dmesg says why); the mirror stays");
+	if (!bds_dm_remove(a->mirror))
+		bds_err("replace --abort %s: cannot remove %s: remove it with dmsetup remove %s",
+			a->name, a->mirror, a->mirror);
+	return BDS_EXIT_OK;
+}
+
+/* Past the commit point: the members' backups, and OLD leaves. */
+static void finish(struct abort_ctx *a, const char *old_node)
+{
+	struct bds_dev d;
+	char why[256];
+	u32 i;
+
+	for (i = 0; i < a->r.nr_members; i++) {
+		const struct bds_found *f = &a->s.found[a->r.member[i]];
+
+		if (i != a->p && write_label(f, &f->label, true))
+			bds_err("replace --abort %s: the backup label of member %u could not be written; the primary counts",
+				a->name, i);
+	}
+	if (bds_dev_open(&d, old_node, true, why, sizeof(why)) ||
+	    bds_labels_wipe(&d))
+		bds_err("replace --abort %s: %s still carries its old label: erase it with 'bdsadm wipe %s' before using it elsewhere",
+			a->name, old_node, old_node);
+	bds_dev_close(&d);
+}
+
+/*
+ * Killed after the volume was reloaded onto NEW: only the mirror, the
+ * backups and OLD's labels are left to do, if the labels give the table.
+ */
+static int after_reload(struct abort_ctx *a)
+{
+	struct bds_member_dev old;
+	u32 i;
+
+	for (a->p = 0; a->p < a->vol.nr_members; a->p++)
+		if (!strcmp(a->vol.dev[a->p], a->new))
+			break;
+	if (a->p == a->vol.nr_members)
+		return refuse_abort(a, "the mirror is not in the volume's table, nor is its new leg; remove it with dmsetup remove if nothing uses it");
+	for (i = 0; i < a->vol.nr_members; i++)
+		if (strcmp(a->dev[i], a->vol.dev[i]))
+			return refuse_abort(a, "the labels and the table disagree on a member; nothing was changed");
+	if (!bds_dm_remove(a->mirror))
+		return refuse_abort(a, "cannot remove the mirror: remove it with dmsetup remove");
+	bds_member_dev(a->old, &old);
+	finish(a, old.node);
+	printf("bdsadm: replace %s: the volume was on its new member already: finished\n",
+	       a->name);
+	return BDS_EXIT_OK;
+}
+
+static int abort_it(struct abort_ctx *a)
+{
+	struct bds_member_dev old, new;
+	struct bds_dm_info info;
+	char mm[24];
+	bool to_new;
+	u32 i;
+
+	snprintf(a->mirror, sizeof(a->mirror), "%s" RPL_SUFFIX, a->name);
+	if (!bds_dm_info(a->mirror, &info) || !info.exists) {
+		bds_err("replace --abort %s: no replace to abort (%s does not exist)",
+			a->name, a->mirror);
+		return BDS_EXIT_FAIL;
+	}
+	if (!read_legs(a))
+		return refuse_abort(a, "the mirror's table is not one of a replace");
+	if (!bds_vol_read(a->name, &a->vol) || !a->vol.have_table)
+		return refuse_abort(a, "not an active volume");
+	snprintf(mm, sizeof(mm), "%u:%u", info.major, info.minor);
+	for (a->p = 0; a->p < a->vol.nr_members; a->p++)
+		if (!strcmp(a->vol.dev[a->p], mm))
+			break;
+	if (read_labels(a))
+		return BDS_EXIT_FAIL;
+	if (a->p == a->vol.nr_members)
+		return after_reload(a);
+	to_new = !strcmp(a->dev[a->p], a->new);
+	if (!to_new && strcmp(a->dev[a->p], a->old))
+		return refuse_abort(a, "the labels give neither leg of the mirror at its position; nothing was changed");
+	for (i = 0; i < a->vol.nr_members; i++)
+		if (i != a->p && strcmp(a->dev[i], a->vol.dev[i]))
+			return refuse_abort(a, "the labels and the table disagree on a member that stays; nothing was changed");
+	if (a->r.rollback && roll_back(a))
+		return BDS_EXIT_FAIL;
+	if (reload(a))
+		return BDS_EXIT_FAIL;
+	bds_member_dev(a->old, &old);
+	bds_member_dev(a->new, &new);
+	if (to_new) {
+		finish(a, old.node);
+		printf("bdsadm: replace %s: the label switch had passed its commit point: finished; member %u is now %s (was %s), generation %llu\n",
+		       a->name, a->p, new.node, old.node,
+		       (unsigned long long)a->r.label->generation);
+	} else {
+		printf("bdsadm: replace %s: aborted%s; the volume is on %s again\n",
+		       a->name, a->r.rollback ? " (the labels rolled back)" : "",
+		       old.node);
+	}
+	return BDS_EXIT_OK;
+}
+
+int rpl_abort(const char *name)
+{
+	static struct abort_ctx a;
+	int rc;
+
+	memset(&a, 0, sizeof(a));
+	a.name = name;
+	rc = abort_it(&a);
+	bds_scan_free(&a.s);
+	return rc;
+}
