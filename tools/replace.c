@@ -34,26 +34,7 @@
 #include "volume.h"
 
 #define RPL_USAGE "replace [--force] [--ignore-read-errors] NAME OLD NEW | replace --abort NAME"
-#define RPL_REGION	1024	/* mirror region: 512 KiB */
-
-struct rpl {
-	const char *name;
-	bool force;
-	bool ignore_read;		/* --ignore-read-errors */
-	struct bds_vol vol;
-	char live[16384];		/* the volume's table before the replace */
-	struct bds_scan scan;
-	struct bds_asm_result r;
-	u32 p;				/* OLD's table index */
-	char old_node[PATH_MAX], new_node[PATH_MAX], new_dev[24];
-	struct bds_dev newd;
-	struct bds_label next;		/* the volume at the next generation */
-	char mirror[BDS_DM_NAME_SZ];
-};
-
-static int refuse_rpl(struct rpl *x, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-static int refuse_rpl(struct rpl *x, const char *fmt, ...)
+int rpl_refuse(struct rpl *x, const char *fmt, ...)
 {
 	char msg[1024];
 	va_list ap;
@@ -85,37 +66,37 @@ static int find_volume(struct rpl *x, const char *old)
 
 	if (!bds_vol_read(x->name, &x->vol) || !x->vol.have_table ||
 	    strncmp(x->vol.dm_uuid, BDS_DM_UUID_PREFIX, 4))
-		return refuse_rpl(x, "not an active volume made by bdsadm ('bdsadm list' shows the volumes)");
+		return rpl_refuse(x, "not an active volume made by bdsadm ('bdsadm list' shows the volumes)");
 	snprintf(x->mirror, sizeof(x->mirror), "%s" RPL_SUFFIX, x->name);
 	if (bds_dm_info(x->mirror, &info) && info.exists)
-		return refuse_rpl(x, "%s exists: a replace is under way or was cut short; end it with 'bdsadm replace --abort %s'",
+		return rpl_refuse(x, "%s exists: a replace is under way or was cut short; end it with 'bdsadm replace --abort %s'",
 				  x->mirror, x->name);
 	if (!bds_dm_table(x->name, x->live, sizeof(x->live)))
-		return refuse_rpl(x, "cannot read its table");
+		return rpl_refuse(x, "cannot read its table");
 	if (!majmin_of(old, mm, sizeof(mm)))
-		return refuse_rpl(x, "%s is not a block device", old);
+		return rpl_refuse(x, "%s is not a block device", old);
 	for (x->p = 0; x->p < x->vol.nr_members; x->p++)
 		if (!strcmp(x->vol.dev[x->p], mm))
 			break;
 	if (x->p == x->vol.nr_members)
-		return refuse_rpl(x, "%s (%s) is not one of its members ('bdsadm detail %s' lists them)",
+		return rpl_refuse(x, "%s (%s) is not one of its members ('bdsadm detail %s' lists them)",
 				  old, mm, x->name);
 	snprintf(x->old_node, sizeof(x->old_node), "%s", old);
 	if (bds_scan("/sys", &x->scan))
-		return refuse_rpl(x, "cannot list the block devices");
+		return rpl_refuse(x, "cannot list the block devices");
 	if (!bds_uuid_parse(x->vol.dm_uuid + 4, vu))
-		return refuse_rpl(x, "its dm UUID %s is not BDS-<volume uuid>",
+		return rpl_refuse(x, "its dm UUID %s is not BDS-<volume uuid>",
 				  x->vol.dm_uuid);
 	if (bds_assemble(x->scan.found, x->scan.n, NULL, vu, &x->r) !=
 	    BDS_ASM_OK || x->r.rollback) {
 		bds_uuid_format(vu, uuid);
-		return refuse_rpl(x, "its members' labels do not describe the active volume %s as they should ('bdsadm detail %s' shows them)",
+		return rpl_refuse(x, "its members' labels do not describe the active volume %s as they should ('bdsadm detail %s' shows them)",
 				  uuid, x->name);
 	}
 	for (i = 0; i < x->vol.nr_members; i++)
 		if (!majmin_of(x->scan.found[x->r.member[i]].dev, mm, sizeof(mm)) ||
 		    strcmp(mm, x->vol.dev[i]))
-			return refuse_rpl(x, "member %u of the live table (%s) is not the device its labels give that position",
+			return rpl_refuse(x, "member %u of the live table (%s) is not the device its labels give that position",
 					  i, x->vol.dev[i]);
 	return BDS_EXIT_OK;
 }
@@ -132,30 +113,30 @@ static int check_new(struct rpl *x, const char *new)
 
 	snprintf(x->new_node, sizeof(x->new_node), "%s", new);
 	if (!majmin_of(new, x->new_dev, sizeof(x->new_dev)))
-		return refuse_rpl(x, "%s is not a block device", new);
+		return rpl_refuse(x, "%s is not a block device", new);
 	for (i = 0; i < x->vol.nr_members; i++)
 		if (!strcmp(x->vol.dev[i], x->new_dev))
-			return refuse_rpl(x, "%s is member %u of the volume already", new, i);
+			return rpl_refuse(x, "%s is member %u of the volume already", new, i);
 	rc = bds_signatures(new, what, sizeof(what));
 	if (rc < 0)
-		return refuse_rpl(x, "%s: %s", new, what);
+		return rpl_refuse(x, "%s: %s", new, what);
 	if (rc > 0 && !x->force)
-		return refuse_rpl(x, "%s holds %s: its data would be lost; erase it (wipefs -a) or give --force",
+		return rpl_refuse(x, "%s holds %s: its data would be lost; erase it (wipefs -a) or give --force",
 				  new, what);
 	if (bds_dev_open(&x->newd, new, true, why, sizeof(why)))
-		return refuse_rpl(x, "%s", why);
+		return rpl_refuse(x, "%s", why);
 	if (!bds_labels_read(&x->newd, &dl) && bds_labels_best(&dl) && !x->force)
-		return refuse_rpl(x, "%s holds a bds-stripe member label ('bdsadm examine %s'); erase it with 'bdsadm wipe' or give --force",
+		return rpl_refuse(x, "%s holds a bds-stripe member label ('bdsadm examine %s'); erase it with 'bdsadm wipe' or give --force",
 				  new, new);
 	if (x->newd.lbs > 4096 || (l->chunk_sectors * 512) % x->newd.lbs)
-		return refuse_rpl(x, "%s has %u-byte logical blocks: the stripe unit (%llu bytes) must be a multiple of them, and a label needs 4 KiB blocks or smaller",
+		return rpl_refuse(x, "%s has %u-byte logical blocks: the stripe unit (%llu bytes) must be a multiple of them, and a label needs 4 KiB blocks or smaller",
 				  new, x->newd.lbs,
 				  (unsigned long long)l->chunk_sectors * 512);
 	off = bds_label_data_offset((u32)l->chunk_sectors, x->newd.pbs / 512);
 	backup = x->newd.sectors >= BDS_LABEL_MIN_MEMBER ?
 		 bds_label_backup_sector(x->newd.sectors) : 0;
 	if (backup < off + l->data_sectors)
-		return refuse_rpl(x, "%s is too small: it has %llu sectors, the member needs %llu (data offset %llu, %llu data sectors, the backup label)",
+		return rpl_refuse(x, "%s is too small: it has %llu sectors, the member needs %llu (data offset %llu, %llu data sectors, the backup label)",
 				  new, (unsigned long long)x->newd.sectors,
 				  (unsigned long long)(off + l->data_sectors +
 						       BDS_LABEL_SECTORS + 8),
@@ -193,7 +174,7 @@ static bool table_with(struct rpl *x, const char *dev, u64 off, bool words,
 }
 
 /* Put the volume back on OLD as it was, and remove the mirror. */
-static void put_back(struct rpl *x)
+void rpl_put_back(struct rpl *x)
 {
 	u64 len = bds_volume_length(x->r.label);
 
@@ -270,13 +251,7 @@ static void labels_back(struct rpl *x, u32 upto)
 			x->name, x->new_node, x->new_node);
 }
 
-/*
- * The mirror's params, OLD first: it reads from it and copies it to NEW.
- * @nosync: every region counts as in sync (nothing is copied; writes go
- * to both legs).
- */
-static void mirror_params(const struct rpl *x, bool nosync, char *buf,
-			  size_t sz)
+void rpl_mirror_params(const struct rpl *x, bool nosync, char *buf, size_t sz)
 {
 	snprintf(buf, sz, "core %u %u%s 2 %s %llu %s %llu 1 handle_errors",
 		 nosync ? 2 : 1, RPL_REGION, nosync ? " nosync" : "",
@@ -291,27 +266,27 @@ static bool start_mirror(struct rpl *x)
 	char params[1024], uuid[37], mu[BDS_DM_UUID_SZ], mm[24], tbl[16384];
 	struct bds_dm_info info;
 
-	mirror_params(x, false, params, sizeof(params));
+	rpl_mirror_params(x, false, params, sizeof(params));
 	bds_uuid_format(l->volume_uuid, uuid);
 	/* not "BDS-": it is no volume, and list and monitor skip it */
 	snprintf(mu, sizeof(mu), BDS_DM_MIRROR_PREFIX "%s", uuid);
 	bds_dev_close(&x->newd);	/* the mirror opens NEW exclusively */
 	if (!bds_dm_create_target(x->mirror, mu, l->data_sectors, "mirror",
 				  params, 0, false)) {
-		refuse_rpl(x, "device-mapper refused the mirror 0 %llu mirror %s (dmesg says why); nothing was changed",
+		rpl_refuse(x, "device-mapper refused the mirror 0 %llu mirror %s (dmesg says why); nothing was changed",
 			   (unsigned long long)l->data_sectors, params);
 		return false;
 	}
 	if (!bds_dm_info(x->mirror, &info) || !info.exists) {
 		bds_dm_remove(x->mirror);
-		refuse_rpl(x, "the mirror %s vanished; nothing was changed", x->mirror);
+		rpl_refuse(x, "the mirror %s vanished; nothing was changed", x->mirror);
 		return false;
 	}
 	snprintf(mm, sizeof(mm), "%u:%u", info.major, info.minor);
 	if (!table_with(x, mm, 0, false, tbl, sizeof(tbl)) ||
 	    !bds_dm_swap_table(x->name, bds_volume_length(l), "bds-stripe", tbl)) {
-		put_back(x);
-		refuse_rpl(x, "the volume could not be reloaded onto the mirror; it stays on %s, nothing was changed",
+		rpl_put_back(x);
+		rpl_refuse(x, "the volume could not be reloaded onto the mirror; it stays on %s, nothing was changed",
 			   x->old_node);
 		return false;
 	}
@@ -331,8 +306,8 @@ static int switch_to_new(struct rpl *x)
 
 	rpl_crash_point("in-sync");
 	if (bds_dev_open_held(&x->newd, x->new_node, why, sizeof(why))) {
-		put_back(x);
-		return refuse_rpl(x, "%s; the volume stays on %s", why, x->old_node);
+		rpl_put_back(x);
+		return rpl_refuse(x, "%s; the volume stays on %s", why, x->old_node);
 	}
 	rc = write_member(x, x->p, true);
 	if (!rc)
@@ -347,8 +322,8 @@ static int switch_to_new(struct rpl *x)
 	if (rc) {
 		labels_back(x, i);
 		bds_dev_close(&x->newd);
-		put_back(x);
-		return refuse_rpl(x, "writing the labels failed (%s); they were put back, the volume stays on %s",
+		rpl_put_back(x);
+		return rpl_refuse(x, "writing the labels failed (%s); they were put back, the volume stays on %s",
 				  strerror(-rc), x->old_node);
 	}
 	/* committed: from here on the volume is NEW's */
@@ -359,8 +334,8 @@ static int switch_to_new(struct rpl *x)
 			       "bds-stripe", tbl)) {
 		labels_back(x, x->vol.nr_members);
 		bds_dev_close(&x->newd);
-		put_back(x);
-		return refuse_rpl(x, "device-mapper refused the table on %s (dmesg says why); the labels were put back, the volume stays on %s",
+		rpl_put_back(x);
+		return rpl_refuse(x, "device-mapper refused the table on %s (dmesg says why); the labels were put back, the volume stays on %s",
 				  x->new_node, x->old_node);
 	}
 	bds_dev_close(&x->newd);
@@ -382,114 +357,6 @@ static int switch_to_new(struct rpl *x)
 		bds_dev_close(&d);
 	}
 	return BDS_EXIT_OK;
-}
-
-/*
- * With the volume suspended: the regions @reg from OLD to NEW (zeros
- * where OLD cannot be read), then the mirror reloaded "nosync".
- */
-static int patch_suspended(struct rpl *x, const u64 *reg, size_t n,
-			   u64 *zeroed)
-{
-	struct rpl_patch pt = {
-		.old = x->old_node, .new = x->new_node,
-		.old_off = x->vol.offset[x->p],
-		.new_off = x->next.member_offset[x->p],
-		.len = x->r.label->data_sectors, .region = RPL_REGION,
-		.reg = reg, .nreg = n,
-	};
-	char params[1024];
-	int rc;
-
-	rc = rpl_copy_regions(&pt);
-	*zeroed = pt.zeroed;
-	if (rc)
-		return rc;
-	mirror_params(x, true, params, sizeof(params));
-	if (!bds_dm_swap_table(x->mirror, x->r.label->data_sectors, "mirror",
-			       params)) {
-		bds_dm_resume(x->mirror);
-		bds_err("replace %s: device-mapper refused the mirror 0 %llu mirror %s (dmesg says why)",
-			x->name, U(x->r.label->data_sectors), params);
-		return -EIO;
-	}
-	return 0;
-}
-
-/*
- * --ignore-read-errors, after OLD's first read error in the copy: find
- * OLD's unreadable blocks, let the mirror copy every other region, then
- * copy the regions it could not with the volume suspended (see
- * replace-rescue.c).  0: NEW holds all OLD has, zeros for the rest.
- */
-static int rescue(struct rpl *x, struct rpl_copy *c)
-{
-	struct chk k = { 0 };
-	char health[16];
-	enum rpl_result res;
-	u64 *reg = NULL, zeroed = 0;
-	size_t n = 0;
-	int rc = BDS_EXIT_FAIL;
-
-	bds_err("replace %s: %s cannot be read in places; --ignore-read-errors: the copy goes on around them, and reading all of %s to find them:",
-		x->name, x->old_node, x->old_node);
-	if (bds_check_table_member(&x->vol, x->p, x->old_node, &k)) {
-		put_back(x);
-		refuse_rpl(x, "%s could not be read to list what is unreadable; the volume stays on %s, nothing was changed",
-			   x->old_node, x->old_node);
-		goto out;
-	}
-	n = rpl_bad_regions(k.bad, k.nbad, RPL_REGION, NULL, 0);
-	reg = calloc(n ? n : 1, sizeof(*reg));
-	if (!reg) {
-		put_back(x);
-		refuse_rpl(x, "out of memory; the volume stays on %s", x->old_node);
-		goto out;
-	}
-	rpl_bad_regions(k.bad, k.nbad, RPL_REGION, reg, n);
-	c->missing = n;
-	res = rpl_wait_sync(c, health, sizeof(health));
-	if (res != RPL_IN_SYNC || (c->insync != c->regions &&
-				   c->insync + n != c->regions)) {
-		put_back(x);
-		if (res == RPL_ABORTED)
-			refuse_rpl(x, "aborted; the volume stays on %s, nothing was changed",
-				   x->old_node);
-		else if (res == RPL_FAILED)
-			refuse_rpl(x, "the copy failed (mirror health %s); the volume stays on %s, nothing was changed",
-				   health, x->old_node);
-		else
-			refuse_rpl(x, "the mirror left %llu of its %llu regions uncopied, but %zu hold blocks that cannot be read: some read error passed, and which regions to copy again is not known; the volume stays on %s, nothing was changed: run the replace again",
-				   U(c->regions - c->insync), U(c->regions), n,
-				   x->old_node);
-		goto out;
-	}
-	if (c->insync != c->regions) {
-		if (!bds_dm_suspend(x->name)) {
-			put_back(x);
-			refuse_rpl(x, "cannot suspend the volume to copy the regions the mirror could not; it stays on %s, nothing was changed",
-				   x->old_node);
-			goto out;
-		}
-		rc = patch_suspended(x, reg, n, &zeroed);
-		if (!bds_dm_resume(x->name))
-			bds_err("replace %s: cannot resume the volume: run 'dmsetup resume %s'",
-				x->name, x->name);
-		if (rc) {
-			put_back(x);
-			rc = refuse_rpl(x, "the regions the mirror could not copy were not copied; the volume stays on %s, nothing was changed",
-					x->old_node);
-			goto out;
-		}
-	}
-	printf("bdsadm: replace %s: %zu unreadable range%s of %s (%llu sectors) read as zeros on %s: the data there is lost (volume sectors above); the rest was copied\n",
-	       x->name, k.nbad, k.nbad == 1 ? "" : "s", x->old_node,
-	       U(zeroed), x->new_node);
-	rc = BDS_EXIT_OK;
-out:
-	free(reg);
-	free(k.bad);
-	return rc;
 }
 
 static int do_replace(struct rpl *x, const char *old, const char *new)
@@ -517,16 +384,16 @@ static int do_replace(struct rpl *x, const char *old, const char *new)
 	c.ignore_read = x->ignore_read;
 	res = rpl_wait_sync(&c, health, sizeof(health));
 	if (res == RPL_READ_ERROR) {
-		if (rescue(x, &c))
+		if (rpl_rescue(x, &c))
 			return BDS_EXIT_FAIL;
 		res = RPL_IN_SYNC;
 	}
 	if (res != RPL_IN_SYNC) {
-		put_back(x);
+		rpl_put_back(x);
 		if (res == RPL_ABORTED)
-			return refuse_rpl(x, "aborted; the volume stays on %s, nothing was changed",
+			return rpl_refuse(x, "aborted; the volume stays on %s, nothing was changed",
 					  x->old_node);
-		refuse_rpl(x, "the copy failed (mirror health %s: %s); the volume stays on %s, nothing was changed",
+		rpl_refuse(x, "the copy failed (mirror health %s: %s); the volume stays on %s, nothing was changed",
 			   health, health[0] != 'A' ?
 			   "OLD could not be read" : "NEW could not be written",
 			   x->old_node);

@@ -8,8 +8,10 @@
  * ("Membership changes"), the volume is reloaded onto NEW and the
  * mirror goes.
  *
- * replace.c checks and switches; replace-copy.c runs the mirror and
- * waits for it, with progress.
+ * replace.c checks and switches; replace-copy.c waits for the mirror,
+ * with progress; replace-rescue.c copies around OLD's unreadable blocks
+ * (--ignore-read-errors); replace-abort.c ends a replace that was
+ * killed (--abort).
  */
 #ifndef BDS_REPLACE_H
 #define BDS_REPLACE_H
@@ -17,10 +19,48 @@
 #include <stdbool.h>
 #include <time.h>
 
+#include <limits.h>
+
 #include "../dm-bds-stripe.h"
+#include "assemble.h"
+#include "dm.h"
+#include "label-io.h"
+#include "scan.h"
+#include "volstat.h"
 
 /* The mirror device of a replace of volume NAME: NAME-replace. */
 #define RPL_SUFFIX	"-replace"
+
+/* One replace, in replace.c and replace-rescue.c. */
+#define RPL_REGION	1024	/* mirror region: 512 KiB */
+
+struct rpl {
+	const char *name;
+	bool force;
+	bool ignore_read;		/* --ignore-read-errors */
+	struct bds_vol vol;
+	char live[16384];		/* the volume's table before the replace */
+	struct bds_scan scan;
+	struct bds_asm_result r;
+	u32 p;				/* OLD's table index */
+	char old_node[PATH_MAX], new_node[PATH_MAX], new_dev[24];
+	struct bds_dev newd;
+	struct bds_label next;		/* the volume at the next generation */
+	char mirror[BDS_DM_NAME_SZ];
+};
+
+
+/* "replace NAME: message" on stderr; returns BDS_EXIT_FAIL. */
+int rpl_refuse(struct rpl *x, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* Put the volume back on OLD as it was, and remove the mirror. */
+void rpl_put_back(struct rpl *x);
+/*
+ * The mirror's params, OLD first: it reads from it and copies it to NEW.
+ * @nosync: every region counts as in sync (nothing is copied; writes go
+ * to both legs).
+ */
+void rpl_mirror_params(const struct rpl *x, bool nosync, char *buf, size_t sz);
 
 struct rpl_copy {
 	const char *mirror;		/* its dm name */
@@ -54,7 +94,15 @@ enum rpl_result {
 enum rpl_result rpl_wait_sync(struct rpl_copy *c, char *health, size_t sz);
 
 /*
- * --ignore-read-errors, in replace-rescue.c: the mirror could not copy
+ * --ignore-read-errors, after OLD's first read error in the copy: find
+ * OLD's unreadable blocks, let the mirror copy every other region, then
+ * copy the regions it could not with the volume suspended.  0: NEW holds
+ * all OLD has, zeros for the rest; else the volume is back on OLD.
+ */
+int rpl_rescue(struct rpl *x, struct rpl_copy *c);
+
+/*
+ * In replace-rescue.c too: the mirror could not copy
  * the regions holding OLD's unreadable blocks.  rpl_bad_regions() puts
  * the distinct regions of the ranges @bad (member data sectors, in
  * order) in @out (at most @max; returns how many there are).
