@@ -231,9 +231,13 @@ int rpl_rescue(struct rpl *x, struct rpl_copy *c)
 			goto out;
 		}
 	}
-	printf("bdsadm: replace %s: %zu unreadable range%s of %s (%llu sectors) read as zeros on %s: the data there is lost (volume sectors above); the rest was copied\n",
-	       x->name, k.nbad, k.nbad == 1 ? "" : "s", x->old_node,
-	       U(zeroed), x->new_node);
+	if (c->insync == c->regions)
+		printf("bdsadm: replace %s: the mirror copied every region all the same (the ranges above failed after it had read them): nothing was lost\n",
+		       x->name);
+	else
+		printf("bdsadm: replace %s: %zu unreadable range%s of %s (%llu sectors) read as zeros on %s: the data there is lost (volume sectors above); the rest was copied\n",
+		       x->name, k.nbad, k.nbad == 1 ? "" : "s", x->old_node,
+		       U(zeroed), x->new_node);
 	rc = BDS_EXIT_OK;
 out:
 	free(reg);
