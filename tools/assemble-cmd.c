@@ -19,6 +19,7 @@
 #include "dm.h"
 #include "fmt.h"
 #include "label-io.h"
+#include "run-lock.h"
 #include "scan.h"
 #include "volume.h"
 
@@ -205,6 +206,10 @@ int bds_cmd_assemble(int argc, char **argv)
 		name = argv[optind++];
 	if (optind < argc || scan + have_uuid + !!name != 1)
 		return bds_usage(ASM_USAGE);
+	c = bds_run_lock();
+	if (c)
+		bds_err("cannot take the assembly lock " BDS_RUN_DIR "/lock (%s); going on without it",
+			strerror(-c));
 
 	if (bds_scan("/sys", &s)) {
 		bds_err("cannot list the block devices under /sys/class/block");

@@ -9,19 +9,18 @@
  * back here.  A set that can never be assembled (a duplicate, a stale
  * member, disagreeing labels) is reported and exits 1.
  *
- * Runs hold a lock (/run/bds-stripe/lock), so that the events of the
- * last two members cannot both create the volume.  udev synchronisation
+ * Runs hold the assembly lock (run-lock.h), so that the events of the
+ * last two members, or an event and the boot unit's assemble, cannot
+ * both create the volume.  udev synchronisation
  * is off here: waiting, inside a udev worker, for udev to process the
  * new volume's own event could wait for ever when workers are few; udev
  * makes the /dev/mapper node from that event in its own time.
  */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <fcntl.h>
 #include <libdevmapper.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -29,26 +28,11 @@
 #include "bdsadm.h"
 #include "dm.h"
 #include "label-io.h"
+#include "run-lock.h"
 #include "scan.h"
 
-#define RUN_DIR		"/run/bds-stripe"
+#define RUN_DIR		BDS_RUN_DIR
 #define INC_USAGE	"incremental DEVICE"
-
-static int lock_run_dir(void)
-{
-	int fd;
-
-	if (mkdir(RUN_DIR, 0700) && errno != EEXIST)
-		return -1;
-	fd = open(RUN_DIR "/lock", O_RDWR | O_CREAT | O_CLOEXEC, 0600);
-	if (fd < 0)
-		return -1;
-	if (flock(fd, LOCK_EX)) {
-		close(fd);
-		return -1;
-	}
-	return fd;
-}
 
 /* Remember that @dev holds member @l->member_index of its volume. */
 static void remember(const char *dev, const struct bds_label *l)
@@ -127,17 +111,17 @@ static int incremental(const char *dev)
 
 int bds_cmd_incremental(int argc, char **argv)
 {
-	int lock, rc;
+	int rc;
 
 	if (argc != 2 || argv[1][0] == '-')
 		return bds_usage(INC_USAGE);
-	lock = lock_run_dir();
-	if (lock < 0) {
-		bds_err("cannot lock " RUN_DIR "/lock: %s", strerror(errno));
+	rc = bds_run_lock();
+	if (rc) {
+		bds_err("cannot lock " RUN_DIR "/lock: %s", strerror(-rc));
 		return BDS_EXIT_FAIL;
 	}
 	dm_udev_set_sync_support(0);
 	rc = incremental(argv[1]);
-	close(lock);
+	bds_run_unlock();
 	return rc;
 }

@@ -57,7 +57,7 @@ trap 'rm -rf "$ST"' EXIT
 PROGS=(
 	dmsetup fio mkfs.xfs xfs_repair xfs_io xfs_db xfs_spaceman xfs_info
 	xfs_growfs xfs_admin mdadm kmod blkdiscard blockdev lsblk losetup
-	findmnt wipefs blkid bash dd sfdisk lvm
+	findmnt wipefs blkid bash dd sfdisk lvm flock
 )
 # lvm2's commands are lvm itself under another name.
 LVM_CMDS=(pvcreate pvremove pvs pvdisplay vgcreate vgremove vgs lvcreate lvremove lvs)

@@ -17,7 +17,9 @@
 #    disk itself, held by the mapping, is not read twice).
 # Then a member whose primary copy is zeroed: the volume assembles from
 # its backup copy, and bdsadm says which member and copy; --scan with
-# nothing complete exits 1.
+# nothing complete exits 1.  Last, assemble waits while another process
+# holds the assembly lock (/run/bds-stripe/lock, as incremental does) and
+# assembles once it is free.
 #
 # topology: ctl=2 ctl=2
 # timeout: 300
@@ -145,6 +147,31 @@ cat /tmp/err
 check "backup used: assembled" sh -c "dmsetup table shvol | grep 'volume $U4\$' >/dev/null"
 check "backup used: bdsadm says which member and copy" \
 	grep -qE "volume shvol: member 2 \(/dev/[a-z]+\): its primary label copy is damaged, its backup copy \(sector $BK\) was used" /tmp/err
+run bdsadm stop shvol
+
+# --- assemble waits for the assembly lock ------------------------------------------------------
+# the lock incremental holds (udev): while another process has it, assemble
+# does not create the volume, and creates it once the lock is free
+# (the subshell's fd 9 holds the lock, and becomes the sleep: killing it
+# frees the lock)
+mkdir -p /run/bds-stripe
+(
+	exec 9>/run/bds-stripe/lock
+	flock 9
+	exec sleep 600
+) &
+HOLDER=$!
+sleep 0.5
+bdsadm assemble shvol >/tmp/out 2>/tmp/err &
+ASM=$!
+sleep 2
+check "locked: assemble is still waiting" kill -0 $ASM
+check "locked: no volume yet" sh -c '! dmsetup info shvol >/dev/null 2>&1'
+kill $HOLDER
+wait $HOLDER 2>/dev/null || true
+wait $ASM
+expect_eq "$?" 0 "unlocked: assemble exits 0"
+check "unlocked: the volume is there" sh -c "dmsetup table shvol | grep 'volume $U4\$' >/dev/null"
 run bdsadm stop shvol
 
 zero_labels "$A" "$B" "$C" "$D"
