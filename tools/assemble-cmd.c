@@ -19,6 +19,7 @@
 #include "dm.h"
 #include "fmt.h"
 #include "label-io.h"
+#include "member-dev.h"
 #include "run-lock.h"
 #include "scan.h"
 #include "volume.h"
@@ -120,15 +121,12 @@ static int assemble_one(const struct bds_scan *s,
 	}
 	for (i = 0; i < r->nr_members; i++) {
 		const struct bds_found *f = &s->found[r->member[i]];
-		struct stat st;
 
-		if (stat(f->dev, &st) || !S_ISBLK(st.st_mode)) {
+		if (!bds_majmin_of(f->dev, devs[i], sizeof(devs[i]))) {
 			bds_err("volume %s: member %u: %s is gone; nothing was assembled",
 				l->name, i, f->dev);
 			return BDS_EXIT_FAIL;
 		}
-		snprintf(devs[i], sizeof(devs[i]), "%u:%u", major(st.st_rdev),
-			 minor(st.st_rdev));
 		devp[i] = devs[i];
 	}
 	if (!bds_volume_params(l, devp, params, sizeof(params))) {

@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 
 #include "member-dev.h"
 
@@ -60,4 +62,14 @@ void bds_member_dev(const char *majmin, struct bds_member_dev *d)
 		*strrchr(disk, '/') = '\0';
 	disk_serial(disk, d->serial, sizeof(d->serial));
 	controller_of(disk, d->controller, sizeof(d->controller));
+}
+
+bool bds_majmin_of(const char *path, char *buf, size_t sz)
+{
+	struct stat st;
+
+	if (stat(path, &st) || !S_ISBLK(st.st_mode))
+		return false;
+	snprintf(buf, sz, "%u:%u", major(st.st_rdev), minor(st.st_rdev));
+	return true;
 }

@@ -27,4 +27,7 @@ struct bds_member_dev {
  */
 void bds_member_dev(const char *majmin, struct bds_member_dev *d);
 
+/* "MAJ:MIN" of the block device @path in @buf; false if it is none. */
+bool bds_majmin_of(const char *path, char *buf, size_t sz);
+
 #endif /* BDS_MEMBER_DEV_H */

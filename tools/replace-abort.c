@@ -18,11 +18,10 @@
  * Then the mirror is removed.
  */
 #define _GNU_SOURCE
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <sys/sysmacros.h>
 
 #include "assemble.h"
 #include "bdsadm.h"
@@ -45,20 +44,18 @@ struct abort_ctx {
 	char dev[BDS_MAX_MEMBERS][24];	/* the labels' members, MAJ:MIN */
 };
 
-static int refuse_abort(const struct abort_ctx *a, const char *what)
+static int refuse_abort(const struct abort_ctx *a, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static int refuse_abort(const struct abort_ctx *a, const char *fmt, ...)
 {
-	bds_err("replace --abort %s: %s", a->name, what);
+	char msg[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	bds_err("replace --abort %s: %s", a->name, msg);
 	return BDS_EXIT_FAIL;
-}
-
-static bool majmin_of(const char *path, char *buf, size_t sz)
-{
-	struct stat st;
-
-	if (stat(path, &st) || !S_ISBLK(st.st_mode))
-		return false;
-	snprintf(buf, sz, "%u:%u", major(st.st_rdev), minor(st.st_rdev));
-	return true;
 }
 
 /* The mirror's legs: "core K <K words> 2 OLD OFF NEW OFF ...". */
@@ -103,11 +100,13 @@ static int read_labels(struct abort_ctx *a)
 		return BDS_EXIT_FAIL;
 	}
 	if (a->r.nr_members != a->vol.nr_members)
-		return refuse_abort(a, "the labels give another number of members than the table");
+		return refuse_abort(a, "the labels give %u members, the table %u; nothing was changed ('bdsadm detail %s' shows both)",
+				    a->r.nr_members, a->vol.nr_members, a->name);
 	for (i = 0; i < a->r.nr_members; i++)
-		if (!majmin_of(a->s.found[a->r.member[i]].dev, a->dev[i],
-			       sizeof(a->dev[i])))
-			return refuse_abort(a, "a member's device is gone");
+		if (!bds_majmin_of(a->s.found[a->r.member[i]].dev, a->dev[i],
+				   sizeof(a->dev[i])))
+			return refuse_abort(a, "member %u (%s) is gone; nothing was changed",
+					    i, a->s.found[a->r.member[i]].dev);
 	return BDS_EXIT_OK;
 }
 
@@ -138,7 +137,8 @@ static int roll_back(struct abort_ctx *a)
 		const struct bds_found *f = &a->s.found[a->r.restore[i]];
 
 		if (write_label(f, &f->older, false))
-			return refuse_abort(a, "a member's label could not be written back; stop the volume, remove the mirror (dmsetup remove) and run 'bdsadm assemble'");
+			return refuse_abort(a, "the label of %s could not be written back; stop the volume, remove the mirror (dmsetup remove %s) and run 'bdsadm assemble %s', which rolls the change back",
+					    f->dev, a->mirror, a->name);
 	}
 	for (i = 0; i < a->r.nr_drop; i++) {
 		const struct bds_found *f = &a->s.found[a->r.drop[i]];
@@ -164,7 +164,8 @@ static int reload(struct abort_ctx *a)
 	if (!bds_volume_params(a->r.label, devp, tbl, sizeof(tbl)) ||
 	    !bds_dm_swap_table(a->name, bds_volume_length(a->r.label),
 			       "bds-stripe", tbl))
-		return refuse_abort(a, "device-mapper refused the volume's table (dmesg says why); the mirror stays");
+		return refuse_abort(a, "device-mapper refused the volume's table (dmesg says why); %s stays in it",
+				    a->mirror);
 	if (!bds_dm_remove(a->mirror))
 		bds_err("replace --abort %s: cannot remove %s: remove it with dmsetup remove %s",
 			a->name, a->mirror, a->mirror);
@@ -205,12 +206,15 @@ static int after_reload(struct abort_ctx *a)
 		if (!strcmp(a->vol.dev[a->p], a->new))
 			break;
 	if (a->p == a->vol.nr_members)
-		return refuse_abort(a, "the mirror is not in the volume's table, nor is its new leg; remove it with dmsetup remove if nothing uses it");
+		return refuse_abort(a, "%s is not in the volume's table, nor is its new leg %s; nothing was changed: remove it with dmsetup remove %s if nothing uses it",
+				    a->mirror, a->new, a->mirror);
 	for (i = 0; i < a->vol.nr_members; i++)
 		if (strcmp(a->dev[i], a->vol.dev[i]))
-			return refuse_abort(a, "the labels and the table disagree on a member; nothing was changed");
+			return refuse_abort(a, "member %u is %s in the table but %s in the labels; nothing was changed",
+					    i, a->vol.dev[i], a->dev[i]);
 	if (!bds_dm_remove(a->mirror))
-		return refuse_abort(a, "cannot remove the mirror: remove it with dmsetup remove");
+		return refuse_abort(a, "cannot remove %s: remove it with dmsetup remove %s",
+				    a->mirror, a->mirror);
 	bds_member_dev(a->old, &old);
 	finish(a, old.node);
 	printf("bdsadm: replace %s: the volume was on its new member already: finished\n",
@@ -233,9 +237,10 @@ static int abort_it(struct abort_ctx *a)
 		return BDS_EXIT_FAIL;
 	}
 	if (!read_legs(a))
-		return refuse_abort(a, "the mirror's table is not one of a replace");
+		return refuse_abort(a, "the table of %s is not a replace's mirror; nothing was changed",
+				    a->mirror);
 	if (!bds_vol_read(a->name, &a->vol) || !a->vol.have_table)
-		return refuse_abort(a, "not an active volume");
+		return refuse_abort(a, "not an active volume ('bdsadm list' shows the volumes)");
 	snprintf(mm, sizeof(mm), "%u:%u", info.major, info.minor);
 	for (a->p = 0; a->p < a->vol.nr_members; a->p++)
 		if (!strcmp(a->vol.dev[a->p], mm))
@@ -246,10 +251,12 @@ static int abort_it(struct abort_ctx *a)
 		return after_reload(a);
 	to_new = !strcmp(a->dev[a->p], a->new);
 	if (!to_new && strcmp(a->dev[a->p], a->old))
-		return refuse_abort(a, "the labels give neither leg of the mirror at its position; nothing was changed");
+		return refuse_abort(a, "the labels give %s at the mirror's position, neither of its legs (%s, %s); nothing was changed",
+				    a->dev[a->p], a->old, a->new);
 	for (i = 0; i < a->vol.nr_members; i++)
 		if (i != a->p && strcmp(a->dev[i], a->vol.dev[i]))
-			return refuse_abort(a, "the labels and the table disagree on a member that stays; nothing was changed");
+			return refuse_abort(a, "member %u is %s in the table but %s in the labels; nothing was changed",
+					    i, a->vol.dev[i], a->dev[i]);
 	if (a->r.rollback && roll_back(a))
 		return BDS_EXIT_FAIL;
 	if (reload(a))

@@ -95,8 +95,10 @@ int rpl_copy_regions(struct rpl_patch *pt)
 	size_t i;
 	u32 blk = 1;
 
+	out = -1;
 	in = open(pt->old, O_RDONLY | O_DIRECT | O_CLOEXEC);
-	out = open(pt->new, O_WRONLY | O_DIRECT | O_CLOEXEC);
+	if (in >= 0)
+		out = open(pt->new, O_WRONLY | O_DIRECT | O_CLOEXEC);
 	if (in < 0 || out < 0) {
 		rc = -errno;
 		bds_err("cannot open %s: %s", in < 0 ? pt->old : pt->new,

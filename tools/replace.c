@@ -46,16 +46,6 @@ int rpl_refuse(struct rpl *x, const char *fmt, ...)
 	return BDS_EXIT_FAIL;
 }
 
-static bool majmin_of(const char *path, char *buf, size_t sz)
-{
-	struct stat st;
-
-	if (stat(path, &st) || !S_ISBLK(st.st_mode))
-		return false;
-	snprintf(buf, sz, "%u:%u", major(st.st_rdev), minor(st.st_rdev));
-	return true;
-}
-
 /* The volume, OLD's position, and the labels' view of the volume. */
 static int find_volume(struct rpl *x, const char *old)
 {
@@ -73,7 +63,7 @@ static int find_volume(struct rpl *x, const char *old)
 				  x->mirror, x->name);
 	if (!bds_dm_table(x->name, x->live, sizeof(x->live)))
 		return rpl_refuse(x, "cannot read its table");
-	if (!majmin_of(old, mm, sizeof(mm)))
+	if (!bds_majmin_of(old, mm, sizeof(mm)))
 		return rpl_refuse(x, "%s is not a block device", old);
 	for (x->p = 0; x->p < x->vol.nr_members; x->p++)
 		if (!strcmp(x->vol.dev[x->p], mm))
@@ -94,7 +84,7 @@ static int find_volume(struct rpl *x, const char *old)
 				  uuid, x->name);
 	}
 	for (i = 0; i < x->vol.nr_members; i++)
-		if (!majmin_of(x->scan.found[x->r.member[i]].dev, mm, sizeof(mm)) ||
+		if (!bds_majmin_of(x->scan.found[x->r.member[i]].dev, mm, sizeof(mm)) ||
 		    strcmp(mm, x->vol.dev[i]))
 			return rpl_refuse(x, "member %u of the live table (%s) is not the device its labels give that position",
 					  i, x->vol.dev[i]);
@@ -112,7 +102,7 @@ static int check_new(struct rpl *x, const char *new)
 	int rc;
 
 	snprintf(x->new_node, sizeof(x->new_node), "%s", new);
-	if (!majmin_of(new, x->new_dev, sizeof(x->new_dev)))
+	if (!bds_majmin_of(new, x->new_dev, sizeof(x->new_dev)))
 		return rpl_refuse(x, "%s is not a block device", new);
 	for (i = 0; i < x->vol.nr_members; i++)
 		if (!strcmp(x->vol.dev[i], x->new_dev))
