@@ -220,6 +220,18 @@ bds_state_get() {
 
 # --- bdsadm replace cut short -------------------------------------------------
 
+# bds_four_disks: the test's four disks (topology ctl=2 ctl=2), in
+# controller order, as A B C D; fails the test if there are not four.
+bds_four_disks() {
+	# shellcheck disable=SC2046 # one word per member
+	set -- $(bds_all_members)
+	[ $# -eq 4 ] || fail "need 2 + 2 disks, have: $*"
+	A=$1 B=$2 C=$3 D=$4
+}
+
+# bds_gen_of DEV: the label generation bdsadm reads on DEV ("" if none).
+bds_gen_of() { bdsadm examine --export "$1" | sed -n 's/^BDS_GENERATION=//p'; }
+
 # bds_replace_crash POINT SIDE: the body of the replace-crash tests (two
 # boots, disks A B C D; header "# reboot-topology:").  Boot 1: a 2+1
 # volume over A B C, 256 MiB of it written by fio with a verify pattern,

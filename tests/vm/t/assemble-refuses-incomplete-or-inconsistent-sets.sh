@@ -30,10 +30,7 @@
 
 command -v bds-mklabels >/dev/null || fail "bds-mklabels not in the guest (# exec: header)"
 bds_load_module
-# shellcheck disable=SC2046 # one word per member
-set -- $(bds_all_members)
-[ $# -eq 4 ] || fail "need 2 + 2 disks, have: $*"
-A=$1 B=$2 C=$3 D=$4
+bds_four_disks
 S=$(bds_sectors "$C")
 BK=$((S / 8 * 8 - 16))
 U1=21111111-1415-4617-9819-1a1b1c1d1e1f

@@ -27,10 +27,7 @@
 
 command -v bds-mklabels >/dev/null || fail "bds-mklabels not in the guest (# exec: header)"
 bds_load_module
-# shellcheck disable=SC2046 # one word per member
-set -- $(bds_all_members)
-[ $# -eq 4 ] || fail "need 2 + 2 disks, have: $*"
-A=$1 B=$2 C=$3 D=$4
+bds_four_disks
 U=31111111-1415-4617-9819-1a1b1c1d1e1f
 S=$(bds_sectors "$C")
 BK=$((S / 8 * 8 - 16))
@@ -50,7 +47,6 @@ zero() {
 }
 # member2 VOL: the major:minor of the table's member 2 (the third device)
 member2() { dmsetup table "$1" | tr ' ' '\n' | grep ':' | sed -n 3p; }
-gen_of() { bdsadm examine --export "$1" | sed -n 's/^BDS_GENERATION=//p'; }
 
 # --- D labelled, nobody else updated -------------------------------------------
 old
@@ -67,7 +63,7 @@ zero "$A" "$B" "$C" "$D"
 old
 new --only 2
 new --only 0 --copies primary
-expect_eq "$(gen_of "$A")" 2 "A's label counts at generation 2 before assembly"
+expect_eq "$(bds_gen_of "$A")" 2 "A's label counts at generation 2 before assembly"
 run bdsadm assemble rvol 2>/tmp/err
 cat /tmp/err
 check "A updated: rolled back" grep -qF "rolling it back to generation 1" /tmp/err

@@ -24,10 +24,7 @@
 
 bds_load_module
 modprobe dm-mirror 2>/dev/null || true
-# shellcheck disable=SC2046 # one word per member
-set -- $(bds_all_members)
-[ $# -eq 4 ] || fail "need 2 + 2 disks, have: $*"
-A=$1 B=$2 C=$3 D=$4
+bds_four_disks
 run bdsadm create vol --chunk 64K "$A" "$B" "$C"
 T0=$(dmsetup table vol)
 JOB="--name=p --filename=/dev/mapper/vol --direct=1 --ioengine=psync --rw=write --bs=64k --size=128m --verify=crc32c --randseed=5 --output-format=terse --terse-version=3"
@@ -74,7 +71,6 @@ if bdsadm replace --abort vol >/tmp/out 2>/tmp/err; then
 fi
 check "a second --abort: nothing to abort" grep -qF "no replace to abort" /tmp/err
 
-gen_of() { bdsadm examine --export "$1" | sed -n 's/^BDS_GENERATION=//p'; }
 rc=0
 BDSADM_TEST_KILL_AT=one-primary bdsadm replace vol "$C" "$D" >/tmp/out 2>/tmp/err || rc=$?
 expect_eq "$rc" 137 "killed after the first primary (SIGKILL)"
@@ -85,7 +81,7 @@ cat /tmp/out /tmp/err
 check "--abort before the commit point: rolls the labels back" \
 	grep -qF "aborted (the labels rolled back); the volume is on $(readlink -f "$C") again" /tmp/out
 back "--abort before the commit point"
-expect_eq "$(gen_of "$A")$(gen_of "$B")$(gen_of "$C")" 111 "... A, B and C carry generation 1 again"
+expect_eq "$(bds_gen_of "$A")$(bds_gen_of "$B")$(bds_gen_of "$C")" 111 "... A, B and C carry generation 1 again"
 
 rc=0
 BDSADM_TEST_KILL_AT=committed bdsadm replace vol "$C" "$D" >/tmp/out 2>/tmp/err || rc=$?
@@ -99,7 +95,7 @@ log "after: $T1"
 check "... the volume is on D, with its labelled table" sh -c \
 	"echo '$T1' | grep -F ' $(bds_majmin "$D") 2048 ' | grep ' volume [0-9a-f-]*\$' >/dev/null"
 check "... no mirror left" sh -c '! dmsetup info vol-replace >/dev/null 2>&1'
-expect_eq "$(gen_of "$A")$(gen_of "$B")$(gen_of "$D")" 222 "... A, B and D carry generation 2"
+expect_eq "$(bds_gen_of "$A")$(bds_gen_of "$B")$(bds_gen_of "$D")" 222 "... A, B and D carry generation 2"
 check "... A's backup copy too" sh -c \
 	"bdsadm examine $A | grep 'Backup copy : valid at sector [0-9]*, generation 2' >/dev/null"
 check "... C carries no label" sh -c "! bdsadm examine $C >/dev/null 2>&1"

@@ -33,10 +33,7 @@
 
 bds_load_module
 modprobe dm-mirror 2>/dev/null || true
-# shellcheck disable=SC2046 # one word per member
-set -- $(bds_all_members)
-[ $# -eq 4 ] || fail "need 2 + 2 disks, have: $*"
-A=$1 B=$2 C=$3 D=$4
+bds_four_disks
 S=$(bds_sectors "$C")
 BAD=700000 NBAD=64
 F=262144			# 128 MiB of the data area: past what fio writes

@@ -27,16 +27,12 @@
 
 bds_load_module
 modprobe dm-mirror 2>/dev/null || true
-# shellcheck disable=SC2046 # one word per member
-set -- $(bds_all_members)
-[ $# -eq 4 ] || fail "need 2 + 2 disks, have: $*"
-A=$1 B=$2 C=$3 D=$4
+bds_four_disks
 S=$(bds_sectors "$C")
 bds_dm_create L "0 $S linear $(bds_majmin "$C") 0"
 run bdsadm create vol --chunk 64K "$A" "$B" /dev/mapper/L
 T0=$(dmsetup table vol)
 log "volume: $T0"
-gen_of() { bdsadm examine --export "$1" | sed -n 's/^BDS_GENERATION=//p'; }
 
 # unchanged DESC: the table, no mirror, D without a label
 unchanged() {
@@ -107,7 +103,7 @@ log "after: $T1"
 check "D took L's place, at its data offset" sh -c "echo '$T1' | grep -F ' 1 $(bds_majmin "$D") 2048 2 ' >/dev/null"
 check "... and the table names the volume" sh -c "echo '$T1' | grep ' 2 volume [0-9a-f-]*\$' >/dev/null"
 check "no mirror left" sh -c '! dmsetup info vol-replace >/dev/null 2>&1'
-expect_eq "$(gen_of "$A")$(gen_of "$B")$(gen_of "$D")" 222 "A, B and D carry generation 2"
+expect_eq "$(bds_gen_of "$A")$(bds_gen_of "$B")$(bds_gen_of "$D")" 222 "A, B and D carry generation 2"
 bdsadm examine "$A" >/tmp/ex.txt
 check "A's backup copy is generation 2 too" grep -q "Backup copy : valid at sector [0-9]*, generation 2" /tmp/ex.txt
 check "L (OLD) carries no label" sh -c '! bdsadm examine /dev/mapper/L >/dev/null 2>&1'
