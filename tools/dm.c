@@ -71,15 +71,28 @@ bool bds_dm_create_target(const char *name, const char *uuid, u64 length,
 			  const char *ttype, const char *params,
 			  u32 ra_sectors, bool ra_minimum)
 {
+	struct bds_dm_tgt t = { 0, length, ttype, params };
+
+	return bds_dm_create_table(name, uuid, &t, 1, ra_sectors, ra_minimum);
+}
+
+bool bds_dm_create_table(const char *name, const char *uuid,
+			 const struct bds_dm_tgt *t, size_t n,
+			 u32 ra_sectors, bool ra_minimum)
+{
 	struct dm_task *dmt = task(DM_DEVICE_CREATE, name);
 	uint32_t cookie = 0;
 	bool ok = false;
+	size_t i;
 
 	if (!dmt)
 		return false;
-	if (!dm_task_set_uuid(dmt, uuid) ||
-	    !dm_task_add_target(dmt, 0, length, ttype, params))
+	if (!dm_task_set_uuid(dmt, uuid))
 		goto out;
+	for (i = 0; i < n; i++)
+		if (!dm_task_add_target(dmt, t[i].start, t[i].length,
+					t[i].ttype, t[i].params))
+			goto out;
 	if (ra_sectors &&
 	    !dm_task_set_read_ahead(dmt, ra_sectors, ra_minimum ?
 				    DM_READ_AHEAD_MINIMUM_FLAG : 0))
@@ -110,8 +123,8 @@ bool bds_dm_remove(const char *name)
 	return ok;
 }
 
-/* Suspend or resume @name; a resume waits for udev. */
-static bool suspend_resume(const char *name, int type)
+/* Suspend (@noflush: see bds_dm_swap_noflush) or resume @name; a resume waits for udev. */
+static bool suspend_resume(const char *name, int type, bool noflush)
 {
 	struct dm_task *dmt = task(type, name);
 	uint32_t cookie = 0;
@@ -125,14 +138,14 @@ static bool suspend_resume(const char *name, int type)
 			dm_udev_wait(cookie);
 		}
 	} else {
-		ok = dm_task_run(dmt);
+		ok = (!noflush || dm_task_no_flush(dmt)) && dm_task_run(dmt);
 	}
 	dm_task_destroy(dmt);
 	return ok;
 }
 
-bool bds_dm_swap_table(const char *name, u64 length, const char *ttype,
-		       const char *params)
+static bool swap(const char *name, u64 length, const char *ttype,
+		 const char *params, bool noflush)
 {
 	struct dm_task *dmt = task(DM_DEVICE_RELOAD, name);
 	bool ok;
@@ -144,7 +157,7 @@ bool bds_dm_swap_table(const char *name, u64 length, const char *ttype,
 	dm_task_destroy(dmt);
 	if (!ok)
 		return false;	/* refused: the live table is untouched */
-	if (!suspend_resume(name, DM_DEVICE_SUSPEND)) {
+	if (!suspend_resume(name, DM_DEVICE_SUSPEND, noflush)) {
 		dmt = task(DM_DEVICE_CLEAR, name);
 		if (dmt) {
 			dm_task_run(dmt);
@@ -153,36 +166,56 @@ bool bds_dm_swap_table(const char *name, u64 length, const char *ttype,
 		return false;
 	}
 	/* the resume makes the loaded table live */
-	if (suspend_resume(name, DM_DEVICE_RESUME))
-		return true;
-	return false;
+	return suspend_resume(name, DM_DEVICE_RESUME, false);
+}
+
+bool bds_dm_swap_table(const char *name, u64 length, const char *ttype,
+		       const char *params)
+{
+	return swap(name, length, ttype, params, false);
+}
+
+bool bds_dm_swap_noflush(const char *name, u64 length, const char *ttype,
+			 const char *params)
+{
+	return swap(name, length, ttype, params, true);
 }
 
 bool bds_dm_resume(const char *name)
 {
-	return suspend_resume(name, DM_DEVICE_RESUME);
+	return suspend_resume(name, DM_DEVICE_RESUME, false);
 }
 
 bool bds_dm_suspend(const char *name)
 {
-	return suspend_resume(name, DM_DEVICE_SUSPEND);
+	return suspend_resume(name, DM_DEVICE_SUSPEND, false);
 }
 
-static bool target_line(int type, const char *name, char *buf, size_t sz)
+/* The params of @name's first target, or (@all) of every target, one a line. */
+static bool target_lines(int type, const char *name, bool all, char *buf,
+			 size_t sz)
 {
 	struct dm_task *dmt = task(type, name);
 	uint64_t start, length;
 	char *ttype = NULL, *params = NULL;
+	void *next = NULL;
+	size_t used = 0;
 	bool ok = false;
 
 	if (!dmt)
 		return false;
+	if (sz)
+		buf[0] = 0;
 	if (dm_task_run(dmt)) {
-		dm_get_next_target(dmt, NULL, &start, &length, &ttype, &params);
-		if (ttype && params) {
-			snprintf(buf, sz, "%s", params);
-			ok = true;
-		}
+		do {
+			next = dm_get_next_target(dmt, next, &start, &length,
+						  &ttype, &params);
+			if (!ttype || !params)
+				break;
+			used += (size_t)snprintf(buf + used, sz - used, "%s%s",
+						 used ? "\n" : "", params);
+			ok = used < sz;
+		} while (ok && all && next);
 	}
 	dm_task_destroy(dmt);
 	return ok;
@@ -190,12 +223,22 @@ static bool target_line(int type, const char *name, char *buf, size_t sz)
 
 bool bds_dm_table(const char *name, char *buf, size_t sz)
 {
-	return target_line(DM_DEVICE_TABLE, name, buf, sz);
+	return target_lines(DM_DEVICE_TABLE, name, false, buf, sz);
 }
 
 bool bds_dm_status(const char *name, char *buf, size_t sz)
 {
-	return target_line(DM_DEVICE_STATUS, name, buf, sz);
+	return target_lines(DM_DEVICE_STATUS, name, false, buf, sz);
+}
+
+bool bds_dm_table_all(const char *name, char *buf, size_t sz)
+{
+	return target_lines(DM_DEVICE_TABLE, name, true, buf, sz);
+}
+
+bool bds_dm_status_all(const char *name, char *buf, size_t sz)
+{
+	return target_lines(DM_DEVICE_STATUS, name, true, buf, sz);
 }
 
 bool bds_dm_each_volume(void (*fn)(const char *name, const char *uuid,

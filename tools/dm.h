@@ -55,6 +55,17 @@ bool bds_dm_create_target(const char *name, const char *uuid, u64 length,
 			  const char *ttype, const char *params,
 			  u32 ra_sectors, bool ra_minimum);
 
+/* One target of a table. */
+struct bds_dm_tgt {
+	u64 start, length;
+	const char *ttype, *params;
+};
+
+/* The same with the @n targets @t, in order, covering the device. */
+bool bds_dm_create_table(const char *name, const char *uuid,
+			 const struct bds_dm_tgt *t, size_t n,
+			 u32 ra_sectors, bool ra_minimum);
+
 /*
  * Replace @name's live table by one target "0 @length @ttype @params":
  * load it, suspend (in-flight I/O completes), resume (the new table is
@@ -64,6 +75,14 @@ bool bds_dm_create_target(const char *name, const char *uuid, u64 length,
 bool bds_dm_swap_table(const char *name, u64 length, const char *ttype,
 		       const char *params);
 bool bds_dm_resume(const char *name);
+
+/*
+ * The same with a "noflush" suspend: I/O the target holds back (a
+ * mirror that lost a leg holds writes) is requeued and goes to the new
+ * table, where a flushing suspend would wait for it forever or fail it.
+ */
+bool bds_dm_swap_noflush(const char *name, u64 length, const char *ttype,
+			 const char *params);
 
 /*
  * Suspend @name: in-flight I/O completes (flushed), new I/O waits until
@@ -79,6 +98,10 @@ bool bds_dm_table(const char *name, char *buf, size_t sz);
 
 /* Its status line (the target's part), in @buf; false if none. */
 bool bds_dm_status(const char *name, char *buf, size_t sz);
+
+/* The same for every target, one line each; false if @sz is too small. */
+bool bds_dm_table_all(const char *name, char *buf, size_t sz);
+bool bds_dm_status_all(const char *name, char *buf, size_t sz);
 
 /*
  * Call @fn for every device-mapper device whose dm UUID starts with
