@@ -58,11 +58,16 @@ static int refuse_abort(const struct abort_ctx *a, const char *fmt, ...)
 	return BDS_EXIT_FAIL;
 }
 
-/* The mirror's legs: "core K <K words> 2 OLD OFF NEW OFF ...". */
+/*
+ * The mirror's legs, from its first target: "core K <K words> 2 OLD OFF
+ * NEW OFF ...", or NEW first in a region saved by --ignore-read-errors
+ * (the log's words say "nosync"; see replace-rescue.c).
+ */
 static bool read_legs(struct abort_ctx *a)
 {
-	char tbl[1024], *save = NULL, *tok;
+	char tbl[1024], *save = NULL, *tok, *first, *second;
 	unsigned long k, i;
+	bool nosync = false;
 
 	if (!bds_dm_table(a->mirror, tbl, sizeof(tbl)))
 		return false;
@@ -70,16 +75,21 @@ static bool read_legs(struct abort_ctx *a)
 	if (!tok || strcmp(tok, "core") || !(tok = strtok_r(NULL, " ", &save)))
 		return false;
 	k = strtoul(tok, NULL, 10);
-	for (i = 0; i <= k && tok; i++)		/* K words, then "2" */
+	for (i = 0; i <= k && tok; i++) {	/* K words, then "2" */
 		tok = strtok_r(NULL, " ", &save);
+		if (i < k && tok && !strcmp(tok, "nosync"))
+			nosync = true;
+	}
 	if (!tok || strcmp(tok, "2"))
 		return false;
-	tok = strtok_r(NULL, " ", &save);
-	if (!tok || snprintf(a->old, sizeof(a->old), "%s", tok) >= 24)
+	first = strtok_r(NULL, " ", &save);
+	tok = first ? strtok_r(NULL, " ", &save) : NULL;	/* its offset */
+	second = tok ? strtok_r(NULL, " ", &save) : NULL;
+	if (!second || strlen(first) >= 24 || strlen(second) >= 24)
 		return false;
-	tok = strtok_r(NULL, " ", &save);		/* OLD's offset */
-	tok = tok ? strtok_r(NULL, " ", &save) : NULL;
-	return tok && snprintf(a->new, sizeof(a->new), "%s", tok) < 24;
+	snprintf(a->old, sizeof(a->old), "%s", nosync ? second : first);
+	snprintf(a->new, sizeof(a->new), "%s", nosync ? first : second);
+	return true;
 }
 
 /* The labels' volume, rolled back if a switch was cut before its commit. */
@@ -156,13 +166,26 @@ static int roll_back(struct abort_ctx *a)
 static int reload(struct abort_ctx *a)
 {
 	const char *devp[BDS_MAX_MEMBERS];
-	char tbl[16384];
+	char tbl[16384], lin[64];
 	u32 i;
 
 	for (i = 0; i < a->r.nr_members; i++)
 		devp[i] = a->dev[i];
-	if (!bds_volume_params(a->r.label, devp, tbl, sizeof(tbl)) ||
-	    !bds_dm_swap_table(a->name, bds_volume_length(a->r.label),
+	/*
+	 * The mirror first maps straight onto the leg the volume goes to,
+	 * with a noflush suspend: writes it holds back since a leg failed
+	 * go there rather than fail or hang the volume's suspend below.
+	 */
+	if (!bds_volume_params(a->r.label, devp, tbl, sizeof(tbl)))
+		return refuse_abort(a, "cannot make the volume's table; %s stays in it",
+				    a->mirror);
+	snprintf(lin, sizeof(lin), "%s %llu", a->dev[a->p],
+		 (unsigned long long)a->r.label->member_offset[a->p]);
+	if (!bds_dm_swap_noflush(a->mirror, a->r.label->data_sectors, "linear",
+				 lin))
+		bds_err("replace --abort %s: cannot map %s straight onto %s; going on",
+			a->name, a->mirror, a->dev[a->p]);
+	if (!bds_dm_swap_table(a->name, bds_volume_length(a->r.label),
 			       "bds-stripe", tbl))
 		return refuse_abort(a, "device-mapper refused the volume's table (dmesg says why); %s stays in it",
 				    a->mirror);

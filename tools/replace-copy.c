@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * bdsadm replace: wait for the mirror to bring NEW in sync, with
- * progress (see replace.h).  The mirror's own status says how many of
- * its regions are in sync and the health of each leg:
+ * progress (see replace.h).  Each of the mirror's targets (one, or the
+ * segments around OLD's unreadable blocks) says in its status how many
+ * of its regions are in sync and the health of each leg:
  *   <#legs> <leg>... <in-sync>/<regions> <#health> <health chars> ...
  * A leg that is not 'A' (alive) has failed: a read error on OLD during
  * the copy shows as 'S' on OLD, a write error on NEW as 'D' or 'S'.
@@ -41,8 +42,17 @@ void rpl_crash_point(const char *point)
 {
 	const char *want = getenv("BDSADM_TEST_CRASH_AT");
 	const char *kill_at = getenv("BDSADM_TEST_KILL_AT");
+	const char *run_at = getenv("BDSADM_TEST_RUN_AT");
+	const char *run = getenv("BDSADM_TEST_RUN");
 	FILE *f;
 
+	if (run_at && run && !strcmp(run_at, point)) {
+		fprintf(stderr, "bdsadm: BDSADM_TEST_RUN_AT=%s: running %s (a test hook)\n",
+			point, run);
+		fflush(stderr);
+		if (system(run))
+			fprintf(stderr, "bdsadm: the test hook failed\n");
+	}
 	if (kill_at && !strcmp(kill_at, point)) {
 		fprintf(stderr, "bdsadm: BDSADM_TEST_KILL_AT=%s: killed here (a test hook)\n",
 			point);
@@ -65,8 +75,8 @@ void rpl_crash_point(const char *point)
 }
 
 /* Parse a mirror status line; false if it is not one. */
-static bool parse_status(const char *line, u64 *insync, u64 *regions,
-			 char *health, size_t sz)
+static bool parse_status(const char *line, char *leg0, size_t lsz,
+			 u64 *insync, u64 *regions, char *health, size_t sz)
 {
 	char *copy = strdup(line), *save = NULL, *tok;
 	unsigned long legs, i;
@@ -78,8 +88,11 @@ static bool parse_status(const char *line, u64 *insync, u64 *regions,
 	if (!tok)
 		goto out;
 	legs = strtoul(tok, NULL, 10);
-	for (i = 0; i < legs && tok; i++)
+	for (i = 0; i < legs && tok; i++) {
 		tok = strtok_r(NULL, " ", &save);
+		if (!i && tok)
+			snprintf(leg0, lsz, "%s", tok);
+	}
 	tok = tok ? strtok_r(NULL, " ", &save) : NULL;
 	if (!tok || sscanf(tok, "%llu/%llu", (unsigned long long *)insync,
 			   (unsigned long long *)regions) != 2)
@@ -93,6 +106,39 @@ static bool parse_status(const char *line, u64 *insync, u64 *regions,
 out:
 	free(copy);
 	return ok;
+}
+
+/*
+ * Sum the segments' status lines in @lines; false if one is not a mirror's.
+ * A failed leg (of NEW, or of OLD but in a saved segment) leaves
+ * @health set and *@failed true.
+ */
+static bool sum_status(struct rpl_copy *c, char *lines, char *health,
+		       size_t sz, bool *failed)
+{
+	char *save = NULL, *line, leg0[24], h[16];
+	u64 in, all;
+
+	c->insync = c->regions = 0;
+	*failed = false;
+	for (line = strtok_r(lines, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		bool saved;
+
+		leg0[0] = 0;
+		if (!parse_status(line, leg0, sizeof(leg0), &in, &all, h,
+				  sizeof(h)))
+			return false;
+		c->insync += in;
+		c->regions += all;
+		saved = !strcmp(leg0, c->new_dev);
+		if (*failed || (saved ? h[0] == 'A' : !h[strspn(h, "A")]))
+			continue;
+		*failed = true;
+		c->old_failed = !saved && h[0] != 'A';
+		snprintf(health, sz, "%s", h);
+	}
+	return c->regions > 0;
 }
 
 static double since(const struct timespec *t0)
@@ -128,57 +174,32 @@ static void show(const struct rpl_copy *c, u64 insync, u64 regions,
 	}
 }
 
-/* OLD's leg failed a read ('S' in the copy, 'R' serving one). */
-static bool old_read_failed(const char *health)
-{
-	return (health[0] == 'S' || health[0] == 'R') &&
-	       strspn(health + 1, "A") == strlen(health + 1);
-}
-
 enum rpl_result rpl_wait_sync(struct rpl_copy *c, char *health, size_t sz)
 {
-	struct timespec moved;
 	double last_shown = -10;
-	char line[1024];
-	u64 insync = 0, regions = 1, before = 0;
+	char lines[RPL_MAX_SEGS * 128];
+	bool failed;
 
 	if (!c->t0.tv_sec && !c->t0.tv_nsec)
 		clock_gettime(CLOCK_MONOTONIC, &c->t0);
-	clock_gettime(CLOCK_MONOTONIC, &moved);
 	for (;;) {
 		if (abort_asked)
 			return RPL_ABORTED;
-		if (!bds_dm_status(c->mirror, line, sizeof(line)) ||
-		    !parse_status(line, &insync, &regions, health, sz)) {
+		if (!bds_dm_status_all(c->mirror, lines, sizeof(lines)) ||
+		    !sum_status(c, lines, health, sz, &failed)) {
 			snprintf(health, sz, "status unreadable");
 			return RPL_FAILED;
 		}
-		c->insync = insync;
-		c->regions = regions;
-		if (strspn(health, "A") != strlen(health)) {
-			if (!c->ignore_read || !old_read_failed(health))
-				return RPL_FAILED;
-			if (!c->read_error) {
-				c->read_error = true;
-				return RPL_READ_ERROR;
-			}
-		}
-		if (insync != before) {
-			before = insync;
-			clock_gettime(CLOCK_MONOTONIC, &moved);
-		}
-		if (2 * insync >= regions)
+		if (failed)
+			return RPL_FAILED;
+		if (2 * c->insync >= c->regions)
 			rpl_crash_point("copy-half");
-		if (insync + c->missing >= regions) {
-			show(c, insync, regions, since(&c->t0), true);
+		if (c->insync >= c->regions) {
+			show(c, c->insync, c->regions, since(&c->t0), true);
 			return RPL_IN_SYNC;
 		}
-		if (c->read_error && since(&moved) > RPL_STALL_SECS) {
-			show(c, insync, regions, since(&c->t0), true);
-			return RPL_STALLED;
-		}
 		if (c->tty || since(&c->t0) - last_shown >= 5) {
-			show(c, insync, regions, since(&c->t0), false);
+			show(c, c->insync, c->regions, since(&c->t0), false);
 			last_shown = since(&c->t0);
 		}
 		usleep(c->tty ? 200000 : 500000);

@@ -1,20 +1,27 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * bdsadm replace --ignore-read-errors: the regions the mirror could not
- * copy (see replace.h).
+ * bdsadm replace --ignore-read-errors: copy a member whose disk cannot
+ * read some blocks (see replace.h).
  *
- * dm-mirror's recovery copies OLD to NEW region after region.  A region
- * it cannot read from OLD stays out of sync: the recovery goes on with
- * the next one, and writes to that region go to OLD alone.  Once every
- * other region is in sync, rpl_rescue() suspends the volume (no write
- * can race the copy), copies each such region block by block with zeros
- * where OLD cannot be read, and reloads the mirror "nosync"
- * so that from then on every write goes to both legs; then the volume
- * resumes and the replace ends as any other.
- *
- * The regions are the ones holding a block that bdsadm check's reader
- * could not read from OLD; rpl_rescue() goes on only if there are
- * exactly as many as the mirror left out of sync.
+ * dm-mirror must never meet one of those blocks.  Once its source leg
+ * fails a read, it fails every read of a region it has not copied yet
+ * and holds back every write to one: the volume would stop working
+ * under its users.  So the blocks are found first, and the mirror is
+ * built around them:
+ *  1. rpl_find_bad() reads all of OLD with check's reader and lists the
+ *     unreadable ranges (by member and by volume sector), and the mirror
+ *     regions (512 KiB) that hold them;
+ *  2. with the volume suspended (no write can race the copy), those
+ *     regions are copied to NEW block by block, zeros where OLD cannot
+ *     be read (rpl_copy_regions());
+ *  3. the mirror's table is cut into segments (rpl_segments(), in
+ *     replace-seg.c with rpl_bad_regions()): the
+ *     stretches between those regions are mirrors that copy OLD to NEW
+ *     as usual; each such region is a mirror marked in sync, with NEW
+ *     first, so that it is read from NEW (what was saved) and written to
+ *     both legs, and its unreadable blocks are never read again.
+ * A block that becomes unreadable after the scan fails the copy as
+ * without the option, and the volume goes back on OLD.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -31,26 +38,6 @@
 #include "dm.h"
 #include "plan.h"
 #include "replace.h"
-
-size_t rpl_bad_regions(const struct chk_range *bad, size_t nbad, u32 region,
-		       u64 *out, size_t max)
-{
-	size_t i, n = 0;
-	u64 r, last = 0;
-
-	for (i = 0; i < nbad; i++) {
-		for (r = bad[i].start / region; r <= (bad[i].end - 1) / region;
-		     r++) {
-			if (n && r <= last)
-				continue;
-			if (n < max)
-				out[n] = r;
-			n++;
-			last = r;
-		}
-	}
-	return n;
-}
 
 static bool pread_all(int fd, void *buf, u64 sectors, u64 at)
 {
@@ -141,108 +128,59 @@ out:
 	return rc;
 }
 
-/*
- * With the volume suspended: the regions @reg from OLD to NEW (zeros
- * where OLD cannot be read), then the mirror reloaded "nosync".
- */
-static int patch_suspended(struct rpl *x, const u64 *reg, size_t n,
-			   u64 *zeroed)
+int rpl_find_bad(struct rpl *x)
+{
+	size_t n;
+
+	bds_err("replace %s: --ignore-read-errors: reading all of %s first, to find what it cannot read:",
+		x->name, x->old_node);
+	if (bds_check_table_member(&x->vol, x->p, x->old_node, &x->bad))
+		return rpl_refuse(x, "%s could not be read to list what is unreadable; nothing was changed",
+				  x->old_node);
+	n = rpl_bad_regions(x->bad.bad, x->bad.nbad, RPL_REGION, NULL, 0);
+	if (n > RPL_MAX_BAD_REGIONS)
+		return rpl_refuse(x, "%s has unreadable blocks in %zu of its 512 KiB regions, more than the %u a replace copies around; nothing was changed: copy the member off line (ddrescue) instead",
+				  x->old_node, n, RPL_MAX_BAD_REGIONS);
+	x->nreg = rpl_bad_regions(x->bad.bad, x->bad.nbad, RPL_REGION,
+				  x->reg, RPL_MAX_BAD_REGIONS);
+	if (!x->nreg)
+		printf("bdsadm: replace %s: %s reads in full: a plain replace\n",
+		       x->name, x->old_node);
+	return BDS_EXIT_OK;
+}
+
+int rpl_save_regions(struct rpl *x)
 {
 	struct rpl_patch pt = {
 		.old = x->old_node, .new = x->new_node,
 		.old_off = x->vol.offset[x->p],
 		.new_off = x->next.member_offset[x->p],
 		.len = x->r.label->data_sectors, .region = RPL_REGION,
-		.reg = reg, .nreg = n,
+		.reg = x->reg, .nreg = x->nreg,
 	};
-	char params[1024];
 	int rc;
 
+	if (!x->nreg)
+		return 0;
 	rc = rpl_copy_regions(&pt);
-	*zeroed = pt.zeroed;
-	if (rc)
-		return rc;
-	rpl_mirror_params(x, true, params, sizeof(params));
-	if (!bds_dm_swap_table(x->mirror, x->r.label->data_sectors, "mirror",
-			       params)) {
-		bds_dm_resume(x->mirror);
-		bds_err("replace %s: device-mapper refused the mirror 0 %llu mirror %s (dmesg says why)",
-			x->name, U(x->r.label->data_sectors), params);
-		return -EIO;
-	}
-	return 0;
+	x->zeroed = pt.zeroed;
+	return rc;
 }
 
-int rpl_rescue(struct rpl *x, struct rpl_copy *c)
+int rpl_mirror_table(const struct rpl *x, struct rpl_table *t)
 {
-	struct chk k = { 0 };
-	char health[16];
-	enum rpl_result res;
-	u64 *reg = NULL, zeroed = 0;
-	size_t n = 0;
-	int rc = BDS_EXIT_FAIL;
+	struct rpl_seg seg[RPL_MAX_SEGS];
+	size_t i;
 
-	bds_err("replace %s: %s cannot be read in places; --ignore-read-errors: the copy goes on around them, and reading all of %s to find them:",
-		x->name, x->old_node, x->old_node);
-	if (bds_check_table_member(&x->vol, x->p, x->old_node, &k)) {
-		rpl_put_back(x);
-		rpl_refuse(x, "%s could not be read to list what is unreadable; the volume stays on %s, nothing was changed",
-			   x->old_node, x->old_node);
-		goto out;
+	t->n = rpl_segments(x->reg, x->nreg, RPL_REGION,
+			    x->r.label->data_sectors, seg, RPL_MAX_SEGS);
+	if (t->n > RPL_MAX_SEGS)
+		return -E2BIG;
+	for (i = 0; i < t->n; i++) {
+		rpl_mirror_params(x, &seg[i], t->params[i],
+				  sizeof(t->params[i]));
+		t->t[i] = (struct bds_dm_tgt){ seg[i].start, seg[i].len,
+					       "mirror", t->params[i] };
 	}
-	n = rpl_bad_regions(k.bad, k.nbad, RPL_REGION, NULL, 0);
-	reg = calloc(n ? n : 1, sizeof(*reg));
-	if (!reg) {
-		rpl_put_back(x);
-		rpl_refuse(x, "out of memory; the volume stays on %s", x->old_node);
-		goto out;
-	}
-	rpl_bad_regions(k.bad, k.nbad, RPL_REGION, reg, n);
-	c->missing = n;
-	res = rpl_wait_sync(c, health, sizeof(health));
-	if (res != RPL_IN_SYNC || (c->insync != c->regions &&
-				   c->insync + n != c->regions)) {
-		rpl_put_back(x);
-		if (res == RPL_ABORTED)
-			rpl_refuse(x, "aborted; the volume stays on %s, nothing was changed",
-				   x->old_node);
-		else if (res == RPL_FAILED)
-			rpl_refuse(x, "the copy failed (mirror health %s); the volume stays on %s, nothing was changed",
-				   health, x->old_node);
-		else
-			rpl_refuse(x, "the mirror left %llu of its %llu regions uncopied, but %zu hold blocks that cannot be read: some read error passed, and which regions to copy again is not known; the volume stays on %s, nothing was changed: run the replace again",
-				   U(c->regions - c->insync), U(c->regions), n,
-				   x->old_node);
-		goto out;
-	}
-	if (c->insync != c->regions) {
-		if (!bds_dm_suspend(x->name)) {
-			rpl_put_back(x);
-			rpl_refuse(x, "cannot suspend the volume to copy the regions the mirror could not; it stays on %s, nothing was changed",
-				   x->old_node);
-			goto out;
-		}
-		rc = patch_suspended(x, reg, n, &zeroed);
-		if (!bds_dm_resume(x->name))
-			bds_err("replace %s: cannot resume the volume: run 'dmsetup resume %s'",
-				x->name, x->name);
-		if (rc) {
-			rpl_put_back(x);
-			rc = rpl_refuse(x, "the regions the mirror could not copy were not copied; the volume stays on %s, nothing was changed",
-					x->old_node);
-			goto out;
-		}
-	}
-	if (c->insync == c->regions)
-		printf("bdsadm: replace %s: the mirror copied every region all the same (the ranges above failed after it had read them): nothing was lost\n",
-		       x->name);
-	else
-		printf("bdsadm: replace %s: %zu unreadable range%s of %s (%llu sectors) read as zeros on %s: the data there is lost (volume sectors above); the rest was copied\n",
-		       x->name, k.nbad, k.nbad == 1 ? "" : "s", x->old_node,
-		       U(zeroed), x->new_node);
-	rc = BDS_EXIT_OK;
-out:
-	free(reg);
-	free(k.bad);
-	return rc;
+	return 0;
 }

@@ -163,11 +163,26 @@ static bool table_with(struct rpl *x, const char *dev, u64 off, bool words,
 				    words, buf, sz);
 }
 
-/* Put the volume back on OLD as it was, and remove the mirror. */
+/*
+ * Put the volume back on OLD as it was, and remove the mirror.  The
+ * mirror becomes a plain map of OLD first, with a noflush suspend: the
+ * writes it holds back since a leg failed are requeued and go to OLD,
+ * where they belong, instead of being failed (a suspend would have to)
+ * or waited for forever (the volume's suspend below would).
+ */
 void rpl_put_back(struct rpl *x)
 {
 	u64 len = bds_volume_length(x->r.label);
+	struct bds_dm_info info;
+	char lin[64];
 
+	snprintf(lin, sizeof(lin), "%s %llu", x->vol.dev[x->p],
+		 (unsigned long long)x->vol.offset[x->p]);
+	if (bds_dm_info(x->mirror, &info) && info.exists &&
+	    !bds_dm_swap_noflush(x->mirror, x->r.label->data_sectors, "linear",
+				 lin))
+		bds_err("replace %s: cannot map %s straight onto %s; putting the volume back all the same",
+			x->name, x->mirror, x->old_node);
 	if (!bds_dm_swap_table(x->name, len, "bds-stripe", x->live) &&
 	    !bds_dm_resume(x->name))
 		bds_err("replace %s: cannot put the volume back on %s: load its table by hand: dmsetup reload %s --table '0 %llu bds-stripe %s'",
@@ -176,6 +191,14 @@ void rpl_put_back(struct rpl *x)
 	if (!bds_dm_remove(x->mirror))
 		bds_err("replace %s: cannot remove %s: remove it with dmsetup remove %s",
 			x->name, x->mirror, x->mirror);
+}
+
+/* Resume the volume, or say how to. */
+static void rpl_resume_or_say(struct rpl *x)
+{
+	if (!bds_dm_resume(x->name))
+		bds_err("replace %s: cannot resume the volume: run 'dmsetup resume %s'",
+			x->name, x->name);
 }
 
 /* Member @i's label at the next generation. */
@@ -241,37 +264,71 @@ static void labels_back(struct rpl *x, u32 upto)
 			x->name, x->new_node, x->new_node);
 }
 
-void rpl_mirror_params(const struct rpl *x, bool nosync, char *buf, size_t sz)
+void rpl_mirror_params(const struct rpl *x, const struct rpl_seg *seg,
+		       char *buf, size_t sz)
 {
-	snprintf(buf, sz, "core %u %u%s 2 %s %llu %s %llu 1 handle_errors",
-		 nosync ? 2 : 1, RPL_REGION, nosync ? " nosync" : "",
-		 x->vol.dev[x->p], (unsigned long long)x->vol.offset[x->p],
-		 x->new_dev, (unsigned long long)x->next.member_offset[x->p]);
+	unsigned long long o = x->vol.offset[x->p] + seg->start;
+	unsigned long long n = x->next.member_offset[x->p] + seg->start;
+	u32 region = RPL_REGION;
+
+	/* the log refuses a region larger than its target */
+	while (region > 2 && region > seg->len)
+		region >>= 1;
+	if (seg->saved)
+		snprintf(buf, sz, "core 2 %u nosync 2 %s %llu %s %llu",
+			 region, x->new_dev, n, x->vol.dev[x->p], o);
+	else
+		snprintf(buf, sz, "core 1 %u 2 %s %llu %s %llu 1 handle_errors",
+			 region, x->vol.dev[x->p], o, x->new_dev, n);
 }
 
-/* The mirror in OLD's place; false (and said) if it cannot be. */
+/*
+ * The mirror in OLD's place; false (and said) if it cannot be.  The
+ * volume is suspended before the mirror exists, and resumes on it: from
+ * the mirror's first copied region on, every write to OLD goes through
+ * the mirror, so none can change a region behind the copy (it would be
+ * marked in sync with NEW stale there).
+ */
 static bool start_mirror(struct rpl *x)
 {
 	const struct bds_label *l = x->r.label;
-	char params[1024], uuid[37], mu[BDS_DM_UUID_SZ], mm[24], tbl[16384];
+	char uuid[37], mu[BDS_DM_UUID_SZ], mm[24], tbl[16384];
+	static struct rpl_table t;
 	struct bds_dm_info info;
 
-	rpl_mirror_params(x, false, params, sizeof(params));
+	if (rpl_mirror_table(x, &t)) {
+		rpl_refuse(x, "the mirror's table has too many segments; nothing was changed");
+		return false;
+	}
 	bds_uuid_format(l->volume_uuid, uuid);
 	/* not "BDS-": it is no volume, and list and monitor skip it */
 	snprintf(mu, sizeof(mu), BDS_DM_MIRROR_PREFIX "%s", uuid);
 	bds_dev_close(&x->newd);	/* the mirror opens NEW exclusively */
-	if (!bds_dm_create_target(x->mirror, mu, l->data_sectors, "mirror",
-				  params, 0, false)) {
-		rpl_refuse(x, "device-mapper refused the mirror 0 %llu mirror %s (dmesg says why); nothing was changed",
-			   (unsigned long long)l->data_sectors, params);
+	if (!bds_dm_suspend(x->name)) {
+		bds_dm_resume(x->name);
+		rpl_refuse(x, "cannot suspend the volume to put the mirror in; nothing was changed");
+		return false;
+	}
+	if (rpl_save_regions(x)) {
+		rpl_resume_or_say(x);
+		rpl_refuse(x, "the regions holding unreadable blocks could not be saved on %s; nothing was changed",
+			   x->new_node);
+		return false;
+	}
+	if (!bds_dm_create_table(x->mirror, mu, t.t, t.n, 0, false)) {
+		rpl_resume_or_say(x);
+		rpl_refuse(x, "device-mapper refused the mirror 0 %llu mirror %s%s (dmesg says why); nothing was changed",
+			   (unsigned long long)t.t[0].length, t.params[0],
+			   t.n > 1 ? " and its other segments" : "");
 		return false;
 	}
 	if (!bds_dm_info(x->mirror, &info) || !info.exists) {
 		bds_dm_remove(x->mirror);
+		rpl_resume_or_say(x);
 		rpl_refuse(x, "the mirror %s vanished; nothing was changed", x->mirror);
 		return false;
 	}
+	rpl_crash_point("mirror-made");
 	snprintf(mm, sizeof(mm), "%u:%u", info.major, info.minor);
 	if (!table_with(x, mm, 0, false, tbl, sizeof(tbl)) ||
 	    !bds_dm_swap_table(x->name, bds_volume_length(l), "bds-stripe", tbl)) {
@@ -358,6 +415,8 @@ static int do_replace(struct rpl *x, const char *old, const char *new)
 
 	if (find_volume(x, old) || check_new(x, new))
 		return BDS_EXIT_FAIL;
+	if (x->ignore_read && rpl_find_bad(x))
+		return BDS_EXIT_FAIL;
 	rpl_catch_signals();
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	if (!start_mirror(x))
@@ -369,25 +428,21 @@ static int do_replace(struct rpl *x, const char *old, const char *new)
 	fflush(stdout);
 	memset(&c, 0, sizeof(c));
 	c.mirror = x->mirror;
+	c.new_dev = x->new_dev;
 	c.sectors = x->r.label->data_sectors;
 	c.tty = isatty(2);
-	c.ignore_read = x->ignore_read;
+	c.t0 = t0;		/* the mirror copies from its start on */
 	res = rpl_wait_sync(&c, health, sizeof(health));
-	if (res == RPL_READ_ERROR) {
-		if (rpl_rescue(x, &c))
-			return BDS_EXIT_FAIL;
-		res = RPL_IN_SYNC;
-	}
 	if (res != RPL_IN_SYNC) {
 		rpl_put_back(x);
 		if (res == RPL_ABORTED)
 			return rpl_refuse(x, "aborted; the volume stays on %s, nothing was changed",
 					  x->old_node);
 		rpl_refuse(x, "the copy failed (mirror health %s: %s); the volume stays on %s, nothing was changed",
-			   health, health[0] != 'A' ?
+			   health, c.old_failed ?
 			   "OLD could not be read" : "NEW could not be written",
 			   x->old_node);
-		if (health[0] != 'A') {
+		if (c.old_failed) {
 			bds_err("replace %s: reading member %u (%s) to list what cannot be read:",
 				x->name, x->p, x->old_node);
 			bds_check_member(x->name, x->p);
@@ -398,6 +453,10 @@ static int do_replace(struct rpl *x, const char *old, const char *new)
 	}
 	if (switch_to_new(x))
 		return BDS_EXIT_FAIL;
+	if (x->nreg)
+		printf("bdsadm: replace %s: %zu unreadable range%s of %s (%llu sectors) read as zeros on %s: the data there is lost (volume sectors above); the rest was copied\n",
+		       x->name, x->bad.nbad, x->bad.nbad == 1 ? "" : "s",
+		       x->old_node, (unsigned long long)x->zeroed, x->new_node);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	printf("bdsadm: replace %s: member %u is now %s (was %s), generation %llu; copied in %.1f s\n",
 	       x->name, x->p, x->new_node, x->old_node,
@@ -447,5 +506,6 @@ int bds_cmd_replace(int argc, char **argv)
 							argv[optind + 2]);
 	bds_dev_close(&x.newd);
 	bds_scan_free(&x.scan);
+	free(x.bad.bad);
 	return rc;
 }

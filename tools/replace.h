@@ -9,9 +9,9 @@
  * mirror goes.
  *
  * replace.c checks and switches; replace-copy.c waits for the mirror,
- * with progress; replace-rescue.c copies around OLD's unreadable blocks
- * (--ignore-read-errors); replace-abort.c ends a replace that was
- * killed (--abort).
+ * with progress; replace-rescue.c builds the mirror's table (around
+ * OLD's unreadable blocks with --ignore-read-errors), replace-seg.c its
+ * segments; replace-abort.c ends a replace that was killed (--abort).
  */
 #ifndef BDS_REPLACE_H
 #define BDS_REPLACE_H
@@ -23,6 +23,7 @@
 
 #include "../dm-bds-stripe.h"
 #include "assemble.h"
+#include "check.h"
 #include "dm.h"
 #include "label-io.h"
 #include "scan.h"
@@ -33,6 +34,9 @@
 
 /* One replace, in replace.c and replace-rescue.c. */
 #define RPL_REGION	1024	/* mirror region: 512 KiB */
+/* --ignore-read-errors copies around at most this many regions */
+#define RPL_MAX_BAD_REGIONS	64
+#define RPL_MAX_SEGS		(2 * RPL_MAX_BAD_REGIONS + 1)
 
 struct rpl {
 	const char *name;
@@ -47,6 +51,11 @@ struct rpl {
 	struct bds_dev newd;
 	struct bds_label next;		/* the volume at the next generation */
 	char mirror[BDS_DM_NAME_SZ];
+	/* --ignore-read-errors: what OLD cannot read, and where */
+	struct chk bad;			/* its unreadable ranges */
+	u64 reg[RPL_MAX_BAD_REGIONS];	/* the regions holding them */
+	size_t nreg;
+	u64 zeroed;			/* sectors saved as zeros on NEW */
 };
 
 
@@ -56,54 +65,77 @@ int rpl_refuse(struct rpl *x, const char *fmt, ...)
 /* Put the volume back on OLD as it was, and remove the mirror. */
 void rpl_put_back(struct rpl *x);
 /*
- * The mirror's params, OLD first: it reads from it and copies it to NEW.
- * @nosync: every region counts as in sync (nothing is copied; writes go
- * to both legs).
+ * A stretch of the member's data in the mirror's table: copied from OLD
+ * by the mirror, or (@saved) one of the regions holding a block OLD
+ * cannot read, saved on NEW by bdsadm and never read from OLD again.
  */
-void rpl_mirror_params(const struct rpl *x, bool nosync, char *buf, size_t sz);
+struct rpl_seg {
+	u64 start, len;
+	bool saved;
+};
+
+/*
+ * The mirror's params for @seg: OLD first (it copies OLD to NEW, errors
+ * handled: a failed leg shows in its status), or for a saved region NEW
+ * first and in sync (read from NEW, written to both).
+ */
+void rpl_mirror_params(const struct rpl *x, const struct rpl_seg *seg,
+		       char *buf, size_t sz);
+
+/* The mirror's table, one target a segment. */
+struct rpl_table {
+	size_t n;
+	struct bds_dm_tgt t[RPL_MAX_SEGS];
+	char params[RPL_MAX_SEGS][192];
+};
+
+/* In replace-rescue.c: the segments of x's mirror; 0 or -E2BIG. */
+int rpl_mirror_table(const struct rpl *x, struct rpl_table *t);
+
+/*
+ * In replace-seg.c: the segments of a member of @len sectors with the regions @reg (in
+ * order, of @region sectors) saved: at most @max in @out; returns how
+ * many there are.
+ */
+size_t rpl_segments(const u64 *reg, size_t nreg, u32 region, u64 len,
+		    struct rpl_seg *out, size_t max);
 
 struct rpl_copy {
 	const char *mirror;		/* its dm name */
+	const char *new_dev;		/* NEW's MAJ:MIN: first in saved segments */
 	u64 sectors;			/* its length: the member's data */
 	bool tty;			/* a progress bar on stderr */
-	bool ignore_read;		/* --ignore-read-errors */
-	bool read_error;		/* OLD failed a read (ignore_read) */
-	u64 missing;			/* regions that may stay out of sync */
-	u64 insync, regions;		/* the mirror's last status */
-	struct timespec t0;		/* the first wait's start: the rate */
+	bool old_failed;		/* on RPL_FAILED: OLD's leg, not NEW's */
+	u64 insync, regions;		/* the mirror's last status, summed */
+	struct timespec t0;		/* the copy's start (0: now): the rate */
 };
 
-/* No region done for this long, after a read error: the copy is over. */
-#define RPL_STALL_SECS	30
-
 enum rpl_result {
-	RPL_IN_SYNC,			/* all regions but c->missing in sync */
-	RPL_FAILED,			/* a leg failed: NEW, or OLD without
-					 * --ignore-read-errors */
-	RPL_READ_ERROR,			/* OLD failed a read, the first time */
-	RPL_STALLED,			/* after one, no progress */
+	RPL_IN_SYNC,			/* every region of every segment */
+	RPL_FAILED,			/* a leg failed, or no status */
 	RPL_ABORTED,			/* SIGINT or SIGTERM */
 };
 
 /*
- * Wait until all regions of the mirror @c but c->missing are in sync,
- * showing progress (rate, ETA).  The leg health goes to @health ("AS"
- * and the like).  With c->ignore_read, OLD's first read error ('S' or
- * 'R') returns RPL_READ_ERROR, and later waits go on past it.
+ * Wait until every segment of the mirror @c is in sync, showing progress
+ * (rate, ETA).  The failed segment's leg health goes to @health ("AS"
+ * and the like).  In a saved segment only NEW must stay alive: a write
+ * OLD cannot take there is NEW's alone, as the region is.
  */
 enum rpl_result rpl_wait_sync(struct rpl_copy *c, char *health, size_t sz);
 
 /*
- * --ignore-read-errors, after OLD's first read error in the copy: find
- * OLD's unreadable blocks, let the mirror copy every other region, then
- * copy the regions it could not with the volume suspended.  0: NEW holds
- * all OLD has, zeros for the rest; else the volume is back on OLD.
+ * --ignore-read-errors, in replace-rescue.c, before the mirror starts:
+ * rpl_find_bad() lists OLD's unreadable blocks and the regions holding
+ * them (x->reg; refused above RPL_MAX_BAD_REGIONS); rpl_save_regions()
+ * copies those regions to NEW, zeros where OLD cannot be read, with
+ * the volume suspended.  Both return 0, or fail having said why.
  */
-int rpl_rescue(struct rpl *x, struct rpl_copy *c);
+int rpl_find_bad(struct rpl *x);
+int rpl_save_regions(struct rpl *x);
 
 /*
- * In replace-rescue.c too: the mirror could not copy
- * the regions holding OLD's unreadable blocks.  rpl_bad_regions() puts
+ * rpl_bad_regions(), in replace-seg.c, puts
  * the distinct regions of the ranges @bad (member data sectors, in
  * order) in @out (at most @max; returns how many there are).
  * rpl_copy_regions() copies those regions from OLD to NEW block by
@@ -130,9 +162,11 @@ int rpl_copy_regions(struct rpl_patch *pt);
  * A test hook: when BDSADM_TEST_CRASH_AT names @point, the machine is
  * rebooted at once (sysrq 'b', as a power cut would stop it), so that
  * the tests can check that a crash there loses nothing.  The points:
- * copy-started, copy-half, in-sync, new-labelled, one-primary,
- * committed, reloaded (bdsadm.8, ENVIRONMENT).  BDSADM_TEST_KILL_AT
- * names a point where the process kills itself (SIGKILL) instead.
+ * mirror-made (the volume suspended), copy-started, copy-half, in-sync,
+ * new-labelled, one-primary, committed, reloaded (bdsadm.8,
+ * ENVIRONMENT).  BDSADM_TEST_KILL_AT names a point where the process
+ * kills itself (SIGKILL) instead; BDSADM_TEST_RUN_AT one where it runs
+ * the shell command BDSADM_TEST_RUN and waits for it.
  */
 void rpl_crash_point(const char *point);
 

@@ -9,18 +9,19 @@
 # a linear mapping over disk C, so that 64 of its sectors can be made
 # unreadable, far beyond what fio touches), D spare.  Member L's data
 # area past 128 MiB is filled with random data first (so zeros on D
-# show), then sectors 700000..700063 of L are switched to the error
-# target.
+# show), then sectors 700000..700063 of L, and the 8 sectors 16 before
+# the end of its data (in the last mirror region, shorter than the
+# others), are switched to the error target.
 #  - without the option the replace fails, as replace-moves-member-under-
 #    load proves, and says to run it again with --ignore-read-errors;
 #  - with it, under a fio write+verify job on the first 300 MiB of the
 #    volume, the replace ends (exit 0) on D: it lists device sectors
-#    700000-700063 of L as unreadable and says 64 sectors were
-#    read as zeros;
+#    700000-700063 of L and the last window as unreadable and says 72
+#    sectors were read as zeros;
 #  - D's data area equals C's byte for byte (from 128 MiB on, past
-#    what fio wrote), except those 64 sectors,
-#    which are zeros on D (the rest of their 512 KiB mirror region was
-#    copied by bdsadm itself, with the volume suspended); fio verifies;
+#    what fio wrote), except those 72 sectors,
+#    which are zeros on D (the rest of their mirror regions was copied
+#    by bdsadm itself, with the volume suspended); fio verifies;
 #  - the table has D in L's place with "volume <uuid>", L carries no
 #    label, and stopped and assembled again the volume is on D, where fio
 #    verifies again.
@@ -47,14 +48,20 @@ OFF=$(echo "$T0" | sed -n "s/.* $(bds_majmin /dev/mapper/L) \([0-9]*\) .*/\1/p")
 [ -n "$OFF" ] || fail "no offset of L in the table"
 log "member 2: $LEN sectors from sector $OFF of L"
 [ $((BAD + NBAD)) -lt $((OFF + LEN)) ] || fail "the bad window is outside the data"
+BAD2=$((OFF + LEN - 16)) NBAD2=8
 
 # random data in L's data area from F on, through L (not the volume)
 run dd if=/dev/urandom of=/dev/mapper/L bs=1M seek=$(((OFF + F) * 512)) \
 	count=$(((LEN - F) / 2048)) iflag=fullblock oflag=direct,seek_bytes status=none
+REST=$(((LEN - F) % 2048))	# and the sectors past the last whole MiB
+run dd if=/dev/urandom of=/dev/mapper/L bs=512 seek=$((OFF + LEN - REST)) \
+	count=$REST iflag=fullblock oflag=direct status=none
 
 bds_dm_switch L "0 $BAD linear $(bds_majmin "$C") 0
 $BAD $NBAD error
-$((BAD + NBAD)) $((S - BAD - NBAD)) linear $(bds_majmin "$C") $((BAD + NBAD))"
+$((BAD + NBAD)) $((BAD2 - BAD - NBAD)) linear $(bds_majmin "$C") $((BAD + NBAD))
+$BAD2 $NBAD2 error
+$((BAD2 + NBAD2)) $((S - BAD2 - NBAD2)) linear $(bds_majmin "$C") $((BAD2 + NBAD2))"
 
 # --- without the option: refused, with the way on -----------------------------------
 if bdsadm replace vol /dev/mapper/L "$D" >/tmp/out 2>/tmp/err; then
@@ -80,8 +87,10 @@ cat /tmp/out /tmp/err
 expect_eq "$rc" 0 "replace --ignore-read-errors exits 0"
 check "it lists the unreadable range of L" \
 	grep -qE "unreadable: member [0-9] \(stripe position [0-9], /dev/mapper/L\), device sectors $BAD-$((BAD + NBAD - 1)) \($NBAD sectors\)" /tmp/out
-check "it says $NBAD sectors were read as zeros and are lost" \
-	grep -qF "($NBAD sectors) read as zeros on $D: the data there is lost" /tmp/out
+check "... and the one in its last, short region" \
+	grep -qE "unreadable: member [0-9] \(stripe position [0-9], /dev/mapper/L\), device sectors $BAD2-$((BAD2 + NBAD2 - 1)) \($NBAD2 sectors\)" /tmp/out
+check "it says $((NBAD + NBAD2)) sectors were read as zeros and are lost" \
+	grep -qF "2 unreadable ranges of /dev/mapper/L ($((NBAD + NBAD2)) sectors) read as zeros on $D: the data there is lost" /tmp/out
 wait $FIO
 rc=$?
 bds_expect_fio_verified /tmp/fio1.out "$rc" w
@@ -105,11 +114,17 @@ cmp_span() { # FROM COUNT: sectors of the data area, C against D
 }
 W=$((BAD - OFF))		# the window, in data sectors
 check "D equals C before the unreadable window" cmp_span $F $((W - F))
-check "D equals C after it" cmp_span $((W + NBAD)) $((LEN - W - NBAD))
-dd if="$D" bs=512 skip=$((NOFF + W)) count=$NBAD status=none | od -An -tx1 -v | tr -d ' \n' >/tmp/win
-check "the window is zeros on D" sh -c "! grep '[1-9a-f]' /tmp/win >/dev/null"
-dd if="$C" bs=512 skip=$((OFF + W)) count=$NBAD status=none | od -An -tx1 -v | tr -d ' \n' >/tmp/cwin
-check "... where C holds data (it was lost, not just zero)" grep '[1-9a-f]' /tmp/cwin
+W2=$((BAD2 - OFF))
+check "D equals C between the windows" cmp_span $((W + NBAD)) $((W2 - W - NBAD))
+check "D equals C after the last" cmp_span $((W2 + NBAD2)) $((LEN - W2 - NBAD2))
+lost() { # FROM COUNT: a window, data sectors: zeros on D, data on C
+	dd if="$D" bs=512 skip=$((NOFF + $1)) count="$2" status=none | od -An -tx1 -v | tr -d ' \n' >/tmp/win
+	check "the window at $1 is zeros on D" sh -c "! grep '[1-9a-f]' /tmp/win >/dev/null"
+	dd if="$C" bs=512 skip=$((OFF + $1)) count="$2" status=none | od -An -tx1 -v | tr -d ' \n' >/tmp/cwin
+	check "... where C holds data (it was lost, not just zero)" grep '[1-9a-f]' /tmp/cwin
+}
+lost "$W" "$NBAD"
+lost "$W2" "$NBAD2"
 
 run bdsadm assemble --scan
 expect_eq "$(dmsetup table vol)" "$T1" "assembled again: the same table, on D"

@@ -11,7 +11,9 @@
 #    small); D holding XFS (without --force); a NEW that is a member;
 #  - a read error on OLD mid-copy (an error window in L's data area):
 #    the replace stops, says the copy failed, lists the unreadable range
-#    (as bdsadm check does), and the volume stays on L;
+#    (as bdsadm check does), and the volume stays on L; a slow fio
+#    write+verify job beyond the copy's reach (the mirror holds its
+#    writes back once OLD failed) goes on and verifies;
 #  - under a fio write+verify job, replace L by D: fio verifies all it
 #    wrote, the table has D as member 2 with "volume <uuid>", the labels
 #    of A B D are generation 2 (both copies), L carries no label; stopped
@@ -70,10 +72,27 @@ refused "OLD not a member" "is not one of its members" vol "$D" "$B"
 bds_dm_switch L "0 400000 linear $(bds_majmin "$C") 0
 400000 64 error
 400064 $((S - 400064)) linear $(bds_majmin "$C") 400064"
+# meanwhile fio writes, slowly, where the mirror has not copied yet when
+# it meets the error (volume 1500..1596 MiB, for 24 s: ~500 MiB into each member):
+# the mirror holds such writes back once OLD failed, and they must reach
+# OLD when the volume goes back on it
+far() {
+	echo "--name=far --filename=/dev/mapper/vol --direct=1 --ioengine=psync"
+	echo "--rw=randwrite --bs=64k --offset=1500m --size=96m --rate=4m"
+	echo "--verify=crc32c --verify_fatal=1 --randseed=99"
+	echo "--output-format=terse --terse-version=3"
+}
+# shellcheck disable=SC2046
+fio $(far) --do_verify=1 >/tmp/fio0.out 2>&1 &
+FIO=$!
+sleep 1
 if bdsadm replace vol /dev/mapper/L "$D" >/tmp/out 2>/tmp/err; then
 	check "read error on OLD: the replace fails" false
 fi
 cat /tmp/out /tmp/err
+wait $FIO
+rc=$?
+bds_expect_fio_verified /tmp/fio0.out "$rc" far
 check "read error on OLD: says the copy failed and the volume stays" \
 	grep -qF "the copy failed (mirror health" /tmp/err
 check "... and OLD could not be read" grep -qF "OLD could not be read" /tmp/err
