@@ -37,6 +37,7 @@ bool bds_dm_info(const char *name, struct bds_dm_info *info)
 	if (!di.exists)
 		goto out;
 	info->exists = true;
+	info->suspended = di.suspended;
 	info->open_count = di.open_count;
 	info->major = di.major;
 	info->minor = di.minor;

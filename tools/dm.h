@@ -25,6 +25,7 @@
 
 struct bds_dm_info {
 	bool exists;
+	bool suspended;
 	int open_count;
 	unsigned int major, minor;
 	char uuid[BDS_DM_UUID_SZ];	/* "" if none */

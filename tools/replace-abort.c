@@ -245,6 +245,55 @@ static int after_reload(struct abort_ctx *a)
 	return BDS_EXIT_OK;
 }
 
+/*
+ * No mirror: a replace killed while it saved the regions around OLD's
+ * unreadable blocks leaves only the volume suspended.
+ */
+static int no_mirror(struct abort_ctx *a)
+{
+	struct bds_dm_info info;
+
+	if (!bds_dm_info(a->name, &info) || !info.exists || !info.suspended) {
+		bds_err("replace --abort %s: no replace to abort (%s does not exist)",
+			a->name, a->mirror);
+		return BDS_EXIT_FAIL;
+	}
+	if (!bds_dm_resume(a->name))
+		return refuse_abort(a, "no mirror, but the volume is suspended and cannot be resumed: run 'dmsetup resume %s'",
+				    a->name);
+	printf("bdsadm: replace %s: no mirror, the volume was suspended (a replace killed as it began): resumed; nothing else had changed\n",
+	       a->name);
+	return BDS_EXIT_OK;
+}
+
+/*
+ * The mirror is not in the volume's table.  If OLD still is, the replace
+ * was killed before the volume moved onto the mirror (the volume may be
+ * suspended): the mirror goes, the volume resumes; 0 then.  Else 1: the
+ * volume may be on NEW already (after_reload()).
+ */
+static int before_mirror_in(struct abort_ctx *a)
+{
+	struct bds_member_dev old;
+	u32 i;
+
+	for (i = 0; i < a->vol.nr_members; i++)
+		if (!strcmp(a->vol.dev[i], a->old))
+			break;
+	if (i == a->vol.nr_members)
+		return 1;
+	if (!bds_dm_remove(a->mirror))
+		bds_err("replace --abort %s: cannot remove %s: remove it with dmsetup remove %s",
+			a->name, a->mirror, a->mirror);
+	if (!bds_dm_resume(a->name))
+		bds_err("replace --abort %s: cannot resume the volume: run 'dmsetup resume %s'",
+			a->name, a->name);
+	bds_member_dev(a->old, &old);
+	printf("bdsadm: replace %s: aborted before the volume was on the mirror; the volume is on %s again\n",
+	       a->name, old.node);
+	return 0;
+}
+
 static int abort_it(struct abort_ctx *a)
 {
 	struct bds_member_dev old, new;
@@ -254,11 +303,8 @@ static int abort_it(struct abort_ctx *a)
 	u32 i;
 
 	snprintf(a->mirror, sizeof(a->mirror), "%s" RPL_SUFFIX, a->name);
-	if (!bds_dm_info(a->mirror, &info) || !info.exists) {
-		bds_err("replace --abort %s: no replace to abort (%s does not exist)",
-			a->name, a->mirror);
-		return BDS_EXIT_FAIL;
-	}
+	if (!bds_dm_info(a->mirror, &info) || !info.exists)
+		return no_mirror(a);
 	if (!read_legs(a))
 		return refuse_abort(a, "the table of %s is not a replace's mirror; nothing was changed",
 				    a->mirror);
@@ -271,7 +317,7 @@ static int abort_it(struct abort_ctx *a)
 	if (read_labels(a))
 		return BDS_EXIT_FAIL;
 	if (a->p == a->vol.nr_members)
-		return after_reload(a);
+		return before_mirror_in(a) ? after_reload(a) : BDS_EXIT_OK;
 	to_new = !strcmp(a->dev[a->p], a->new);
 	if (!to_new && strcmp(a->dev[a->p], a->old))
 		return refuse_abort(a, "the labels give %s at the mirror's position, neither of its legs (%s, %s); nothing was changed",

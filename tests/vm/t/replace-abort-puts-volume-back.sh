@@ -8,6 +8,10 @@
 #    volume's table; "bdsadm replace --abort vol" puts the volume back on
 #    the old member with its labelled table and removes the mirror; a
 #    second --abort says there is nothing to abort;
+#  - killed as the mirror was made, the volume suspended and not on it
+#    yet: --abort removes the mirror and resumes the volume on C; with no
+#    mirror and the volume suspended (killed while saving regions for
+#    --ignore-read-errors), --abort resumes it;
 #  - killed in the label switch before its commit point (after the first
 #    primary): --abort rolls the labels back (A, B and C carry generation
 #    1 again, D none) and puts the volume back on C;
@@ -30,6 +34,9 @@ T0=$(dmsetup table vol)
 JOB="--name=p --filename=/dev/mapper/vol --direct=1 --ioengine=psync --rw=write --bs=64k --size=128m --verify=crc32c --randseed=5 --output-format=terse --terse-version=3"
 # shellcheck disable=SC2086
 fio $JOB --do_verify=0 >/dev/null 2>&1 || fail "fio write failed"
+
+# state: the volume's state, ACTIVE or SUSPENDED
+state() { dmsetup info vol | sed -n 's/^State: *\([A-Z]*\).*/\1/p'; }
 
 # wait_mirror: until the replace's mirror is in the volume's table
 wait_mirror() {
@@ -70,6 +77,27 @@ if bdsadm replace --abort vol >/tmp/out 2>/tmp/err; then
 	check "a second --abort: refused" false
 fi
 check "a second --abort: nothing to abort" grep -qF "no replace to abort" /tmp/err
+
+# killed with the volume suspended, its mirror made but not in its table
+rc=0
+BDSADM_TEST_KILL_AT=mirror-made bdsadm replace vol "$C" "$D" >/tmp/out 2>/tmp/err || rc=$?
+expect_eq "$rc" 137 "killed as the mirror was made (SIGKILL)"
+expect_eq "$(state)" SUSPENDED "... the volume is left suspended"
+bdsadm replace --abort vol >/tmp/out 2>/tmp/err || true
+cat /tmp/out /tmp/err
+check "--abort: before the volume was on the mirror" \
+	grep -qF "aborted before the volume was on the mirror; the volume is on $(readlink -f "$C") again" /tmp/out
+expect_eq "$(state)" ACTIVE "... the volume is active again"
+[ "$(state)" = ACTIVE ] || dmsetup resume vol
+back "--abort as the mirror was made"
+# no mirror, the volume suspended (killed while saving regions for
+# --ignore-read-errors): --abort resumes it
+run dmsetup suspend vol
+bdsadm replace --abort vol >/tmp/out 2>/tmp/err || true
+check "--abort without a mirror, the volume suspended: resumes it" \
+	grep -qF "no mirror, the volume was suspended (a replace killed as it began): resumed" /tmp/out
+expect_eq "$(state)" ACTIVE "... the volume is active again"
+[ "$(state)" = ACTIVE ] || dmsetup resume vol
 
 rc=0
 BDSADM_TEST_KILL_AT=one-primary bdsadm replace vol "$C" "$D" >/tmp/out 2>/tmp/err || rc=$?
