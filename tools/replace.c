@@ -439,15 +439,18 @@ static int do_replace(struct rpl *x, const char *old, const char *new)
 			return rpl_refuse(x, "aborted; the volume stays on %s, nothing was changed",
 					  x->old_node);
 		rpl_refuse(x, "the copy failed (mirror health %s: %s); the volume stays on %s, nothing was changed",
-			   health, c.old_failed ?
-			   "OLD could not be read" : "NEW could not be written",
-			   x->old_node);
+			   health, c.old_failed ? "OLD could not be read" :
+			   !strncmp(health, "status", 6) ?
+			   "the mirror's status could not be read" :
+			   "NEW could not be written", x->old_node);
 		if (c.old_failed) {
 			bds_err("replace %s: reading member %u (%s) to list what cannot be read:",
 				x->name, x->p, x->old_node);
 			bds_check_member(x->name, x->p);
-			bds_err("replace %s: to move the rest to %s, with zeros where %s cannot be read, run the replace again with --ignore-read-errors",
-				x->name, x->new_node, x->old_node);
+			bds_err("replace %s: to move the rest to %s, with zeros where %s cannot be read, run the replace again with --ignore-read-errors%s",
+				x->name, x->new_node, x->old_node, x->ignore_read ?
+				" (a block went bad after its first read of the disk)" :
+				"");
 		}
 		return BDS_EXIT_FAIL;
 	}

@@ -8,17 +8,17 @@
 # Four 512 MiB disks on two controllers: a 1+2 volume over A, B and L (L
 # a linear mapping over disk C, so that 64 of its sectors can be made
 # unreadable, far beyond what fio touches), D spare.  Member L's data
-# area past 128 MiB is filled with random data first (so zeros on D
-# show), then sectors 700000..700063 of L, and the 8 sectors 16 before
+# area past 400 MiB is filled with random data first (so zeros on D
+# show), then sectors 900000..900063 of L, and the 8 sectors 16 before
 # the end of its data (in the last mirror region, shorter than the
 # others), are switched to the error target.
 #  - without the option the replace fails, as replace-moves-member-under-
 #    load proves, and says to run it again with --ignore-read-errors;
 #  - with it, under a fio write+verify job on the first 300 MiB of the
 #    volume, the replace ends (exit 0) on D: it lists device sectors
-#    700000-700063 of L and the last window as unreadable and says 72
+#    900000-900063 of L and the last window as unreadable and says 72
 #    sectors were read as zeros;
-#  - D's data area equals C's byte for byte (from 128 MiB on, past
+#  - D's data area equals C's byte for byte (from 400 MiB on, past
 #    what fio wrote), except those 72 sectors,
 #    which are zeros on D (the rest of their mirror regions was copied
 #    by bdsadm itself, with the volume suspended); fio verifies;
@@ -27,6 +27,7 @@
 #    verifies again.
 #
 # topology: size=512M ctl=2 ctl=2
+# kernels: 6.1 7.2
 # timeout: 400
 
 # shellcheck disable=SC1091
@@ -36,8 +37,8 @@ bds_load_module
 modprobe dm-mirror 2>/dev/null || true
 bds_four_disks
 S=$(bds_sectors "$C")
-BAD=700000 NBAD=64
-F=262144			# 128 MiB of the data area: past what fio writes
+BAD=900000 NBAD=64
+F=819200			# 400 MiB of the data area: past what fio writes
 bds_dm_create L "0 $S linear $(bds_majmin "$C") 0"
 run bdsadm create vol --chunk 64K "$A" "$B" /dev/mapper/L
 T0=$(dmsetup table vol)
@@ -105,7 +106,7 @@ check "L (OLD) carries no label" sh -c '! bdsadm examine /dev/mapper/L >/dev/nul
 
 # --- the data, member against member --------------------------------------------------
 # C (read directly, L's bad window aside) against D, over the member's data
-# from 128 MiB on: fio's 300 MiB of the volume reach at most 100 MiB of
+# from 400 MiB on: fio's 300 MiB of the volume reach at most 100 MiB of
 # each member, and what it wrote after the switch is on D alone
 run bdsadm stop vol
 bds_dm_remove L

@@ -22,6 +22,7 @@
 # Each refusal and the failed copy leave the module and disks clean.
 #
 # topology: ctl=2 ctl=2
+# kernels: 6.1 7.2
 # timeout: 400
 
 # shellcheck disable=SC1091
@@ -73,12 +74,12 @@ bds_dm_switch L "0 400000 linear $(bds_majmin "$C") 0
 400000 64 error
 400064 $((S - 400064)) linear $(bds_majmin "$C") 400064"
 # meanwhile fio writes, slowly, where the mirror has not copied yet when
-# it meets the error (volume 1500..1596 MiB, for 24 s: ~500 MiB into each member):
+# it meets the error (volume 1500..1564 MiB, for 16 s: ~500 MiB into each member):
 # the mirror holds such writes back once OLD failed, and they must reach
 # OLD when the volume goes back on it
 far() {
 	echo "--name=far --filename=/dev/mapper/vol --direct=1 --ioengine=psync"
-	echo "--rw=randwrite --bs=64k --offset=1500m --size=96m --rate=4m"
+	echo "--rw=randwrite --bs=64k --offset=1500m --size=64m --rate=4m"
 	echo "--verify=crc32c --verify_fatal=1 --randseed=99"
 	echo "--output-format=terse --terse-version=3"
 }
@@ -104,7 +105,7 @@ bds_dm_switch L "0 $S linear $(bds_majmin "$C") 0"
 # --- the replace under load --------------------------------------------------------------------
 job() {
 	echo "--name=w --filename=/dev/mapper/vol --direct=1 --ioengine=psync"
-	echo "--rw=randwrite --bs=64k --size=600m --verify=crc32c"
+	echo "--rw=randwrite --bs=64k --size=400m --verify=crc32c"
 	echo "--verify_fatal=1 --randseed=4242 --output-format=terse --terse-version=3"
 }
 # shellcheck disable=SC2046
