@@ -525,6 +525,16 @@ bds_holders() {
 # bds_module_refcnt: reference count of dm_bds_stripe ("" when not loaded).
 bds_module_refcnt() { cat /sys/module/dm_bds_stripe/refcnt 2>/dev/null; }
 
+# bds_replaced_end: the end of a replace test over bds_four_disks, C
+# replaced by D: stop vol, wipe A, B and D, and bds_expect_clean all four.
+bds_replaced_end() {
+	run bdsadm stop vol
+	for _d in "$A" "$B" "$D"; do
+		run bdsadm wipe "$_d"
+	done
+	bds_expect_clean "$A" "$B" "$C" "$D"
+}
+
 # bds_expect_clean DEV...: check()s that no dm device is left, that no DEV
 # has a holder, that the module's reference count is 0 and that it unloads.
 bds_expect_clean() {

@@ -133,9 +133,5 @@ check "... the data verifies" sh -c "fio $JOB --verify_only >/dev/null 2>&1"
 run bdsadm stop vol
 run bdsadm assemble vol
 expect_eq "$(dmsetup table vol)" "$T1" "... and assembles again on D"
-run bdsadm stop vol
-for d in "$A" "$B" "$D"; do
-	run bdsadm wipe "$d"
-done
-bds_expect_clean "$A" "$B" "$C" "$D"
+bds_replaced_end
 pass

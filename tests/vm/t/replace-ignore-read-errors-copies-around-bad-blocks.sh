@@ -133,9 +133,5 @@ expect_eq "$(dmsetup table vol)" "$T1" "assembled again: the same table, on D"
 fio $(job) --verify_only >/tmp/fio2.out 2>&1
 rc=$?
 expect_eq "$rc" 0 "fio --verify_only after assembly"
-run bdsadm stop vol
-for d in "$A" "$B" "$D"; do
-	run bdsadm wipe "$d"
-done
-bds_expect_clean "$A" "$B" "$C" "$D"
+bds_replaced_end
 pass

@@ -137,9 +137,5 @@ rc=$?
 cat /tmp/fio2.out
 expect_eq "$rc" 0 "fio --verify_only after assembly"
 check "no verify error after assembly" sh -c "! grep -Eiq 'bad magic|mismatch|crc' /tmp/fio2.out"
-run bdsadm stop vol
-for d in "$A" "$B" "$D"; do
-	run bdsadm wipe "$d"
-done
-bds_expect_clean "$A" "$B" "$C" "$D"
+bds_replaced_end
 pass
