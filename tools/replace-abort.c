@@ -269,10 +269,10 @@ static int no_mirror(struct abort_ctx *a)
 /*
  * The mirror is not in the volume's table.  If OLD still is, the replace
  * was killed before the volume moved onto the mirror (the volume may be
- * suspended): the mirror goes, the volume resumes; 0 then.  Else 1: the
- * volume may be on NEW already (after_reload()).
+ * suspended): the mirror goes, the volume resumes, and true.  Else false:
+ * the volume may be on NEW already (after_reload()).
  */
-static int before_mirror_in(struct abort_ctx *a)
+static bool before_mirror_in(struct abort_ctx *a)
 {
 	struct bds_member_dev old;
 	u32 i;
@@ -281,7 +281,7 @@ static int before_mirror_in(struct abort_ctx *a)
 		if (!strcmp(a->vol.dev[i], a->old))
 			break;
 	if (i == a->vol.nr_members)
-		return 1;
+		return false;
 	if (!bds_dm_remove(a->mirror))
 		bds_err("replace --abort %s: cannot remove %s: remove it with dmsetup remove %s",
 			a->name, a->mirror, a->mirror);
@@ -291,7 +291,7 @@ static int before_mirror_in(struct abort_ctx *a)
 	bds_member_dev(a->old, &old);
 	printf("bdsadm: replace %s: aborted before the volume was on the mirror; the volume is on %s again\n",
 	       a->name, old.node);
-	return 0;
+	return true;
 }
 
 static int abort_it(struct abort_ctx *a)
@@ -317,7 +317,7 @@ static int abort_it(struct abort_ctx *a)
 	if (read_labels(a))
 		return BDS_EXIT_FAIL;
 	if (a->p == a->vol.nr_members)
-		return before_mirror_in(a) ? after_reload(a) : BDS_EXIT_OK;
+		return before_mirror_in(a) ? BDS_EXIT_OK : after_reload(a);
 	to_new = !strcmp(a->dev[a->p], a->new);
 	if (!to_new && strcmp(a->dev[a->p], a->old))
 		return refuse_abort(a, "the labels give %s at the mirror's position, neither of its legs (%s, %s); nothing was changed",
