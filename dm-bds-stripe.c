@@ -40,6 +40,14 @@
  * a table whose targets only pass them on, as this one does:
  *   BDS_HAVE_FLUSH_BYPASSES_MAP: "dm: optimize flushes" (after 6.1,
  *     present in 6.12).
+ * Atomic writes (REQ_ATOMIC) reach a target only when it says it takes
+ * them:
+ *   BDS_HAVE_ATOMIC_WRITES: 6.14, "dm-table: atomic writes support",
+ *     added DM_TARGET_ATOMIC_WRITES.
+ * A queue's max_discard_sectors is derived from max_hw_discard_sectors
+ * when its limits are committed, so io_hints can raise the latter:
+ *   BDS_HAVE_USER_DISCARD_LIMIT: 6.9, "block: add a
+ *     max_user_discard_sectors queue limit" (6.1 keeps the two apart).
  * The labels' CRC-32C is dm-bds-label.h's own table code on every
  * kernel: the kernel's crc32c() comes from the libcrc32c module on 6.1
  * and 6.12 (<linux/crc32c.h>) and from the crc32 library on 7.2
@@ -50,6 +58,45 @@ static inline void bds_set_flush_bypass(struct dm_target *ti)
 {
 #ifdef BDS_HAVE_FLUSH_BYPASSES_MAP
 	ti->flush_bypasses_map = true;
+#endif
+}
+
+#ifdef BDS_HAVE_ATOMIC_WRITES
+#define BDS_TARGET_ATOMIC_WRITES	DM_TARGET_ATOMIC_WRITES
+
+/*
+ * An atomic write must reach one member whole: never split one.  It can
+ * only span stripe units when the target does not start on a unit
+ * boundary of the device (a table of several targets).  Fail it as the
+ * block layer fails an atomic write it cannot take.
+ */
+static inline bool bds_fail_atomic_split(struct bio *bio)
+{
+	if (!(bio->bi_opf & REQ_ATOMIC))
+		return false;
+	bio->bi_status = BLK_STS_INVAL;
+	bio_endio(bio);
+	return true;
+}
+#else
+#define BDS_TARGET_ATOMIC_WRITES	0
+static inline bool bds_fail_atomic_split(struct bio *bio)
+{
+	return false;
+}
+#endif
+
+/*
+ * Let one discard give each member as much as it takes (see
+ * bds_discard_limit()), as striped does on 7.x; only where the raise
+ * takes effect.
+ */
+static inline void bds_raise_discard_limit(struct queue_limits *limits,
+					   const struct bds_layout *l)
+{
+#ifdef BDS_HAVE_USER_DISCARD_LIMIT
+	limits->max_hw_discard_sectors =
+		bds_discard_limit(l, limits->max_hw_discard_sectors);
 #endif
 }
 
@@ -764,6 +811,8 @@ static int bds_map(struct dm_target *ti, struct bio *bio)
 	start = dm_target_offset(ti, bio->bi_iter.bi_sector);
 	left = bds_chunk_left(&sc->layout, start);
 	if (bio_sectors(bio) > left) {
+		if (bds_fail_atomic_split(bio))
+			return DM_MAPIO_SUBMITTED;
 		if (bds_map_pieces(sc, bio, start, left))
 			return DM_MAPIO_SUBMITTED;
 		dm_accept_partial_bio(bio, left);
@@ -913,13 +962,20 @@ static void bds_io_hints(struct dm_target *ti, struct queue_limits *limits)
 	/* Both fit 32 bits: bds_layout_init() refused any larger. */
 	limits->io_min = unit;
 	limits->io_opt = unit * sc->layout.nr_members;
+	/*
+	 * Also what keeps atomic writes within one stripe unit: the block
+	 * layer caps the atomic unit at the largest power of two dividing
+	 * chunk_sectors, and the writes are aligned to their size.
+	 */
 	limits->chunk_sectors = sc->layout.chunk;
+	bds_raise_discard_limit(limits, &sc->layout);
 }
 
 static struct target_type bds_target = {
 	.name = "bds-stripe",
-	.version = { 1, 3, 0 },
-	.features = DM_TARGET_PASSES_INTEGRITY | DM_TARGET_NOWAIT,
+	.version = { 1, 4, 0 },
+	.features = DM_TARGET_PASSES_INTEGRITY | DM_TARGET_NOWAIT |
+		    BDS_TARGET_ATOMIC_WRITES,
 	.module = THIS_MODULE,
 	.ctr = bds_ctr,
 	.dtr = bds_dtr,

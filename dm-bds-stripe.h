@@ -234,6 +234,26 @@ static inline u32 bds_width(const struct bds_layout *l)
 }
 
 /*
+ * The largest discard, in sectors, that the volume can take when each
+ * member takes @member_max sectors in one discard: @member_max per member,
+ * rounded down to a whole number of stripes, and below 2^32 (queue limits
+ * are 32-bit sector counts).  Any range of whole stripes holds the same
+ * number of sectors of every member, so no member gets more than it
+ * takes.  @member_max itself when that is no smaller: a member that takes
+ * less than one stripe unit, or no discards at all (0).
+ */
+static inline u32 bds_discard_limit(const struct bds_layout *l,
+				    u32 member_max)
+{
+	u64 max = (u64)member_max * l->nr_members;
+	u32 lim;
+
+	lim = max > 0xffffffffULL ? 0xffffffffU : (u32)max;
+	lim -= lim % bds_width(l);
+	return lim > member_max ? lim : member_max;
+}
+
+/*
  * The volume length must be a whole number of stripes; each member then
  * holds length / N sectors.  Returns false if it is not.
  */

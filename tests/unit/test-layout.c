@@ -1621,6 +1621,107 @@ static bool test_interleave_order_is_pinned(void)
 }
 
 /* ------------------------------------------------------------------ */
+/* The raised discard limit (bds_discard_limit)                         */
+
+/* One case: the limit's properties, and member shares of ranges of it. */
+static bool discard_limit_one(const struct geom *g, u32 mm)
+{
+	struct bds_layout l;
+	u64 cap, start, ms, me, sum;
+	u32 lim, w, m, j;
+
+	if (!geom_init(g, &l))
+		return false;
+	w = bds_width(&l);
+	lim = bds_discard_limit(&l, mm);
+	cap = (u64)mm * l.nr_members;
+	if (cap > 0xffffffffULL)
+		cap = 0xffffffffULL;
+	if (lim < mm)
+		return fail("%s: member max %u: limit %u is below it", gdesc(g),
+			    mm, lim);
+	if (lim == mm)
+		/* Only when no whole number of stripes beats it. */
+		return cap - cap % w <= mm ? true :
+		       fail("%s: member max %u: limit kept though %llu fit",
+			    gdesc(g), mm, U(cap - cap % w));
+	if (lim % w || lim > cap || lim + (u64)w <= cap)
+		return fail("%s: member max %u: limit %u, not the largest whole number of %u-sector stripes within %llu",
+			    gdesc(g), mm, lim, w, U(cap));
+	for (j = 0; j < 8; j++) {
+		start = j ? rnd(1ULL << 40) : 0;
+		sum = 0;
+		for (m = 0; m < l.nr_members; m++) {
+			if (!bds_member_range(&l, start, start + lim, m, &ms,
+					      &me))
+				ms = me = 0;
+			if (me - ms > mm)
+				return fail("%s: member max %u: [%llu, +%u) gives member %u %llu sectors",
+					    gdesc(g), mm, U(start), lim, m,
+					    U(me - ms));
+			sum += me - ms;
+		}
+		if (sum != lim)
+			return fail("%s: [%llu, +%u): members hold %llu sectors",
+				    gdesc(g), U(start), lim, U(sum));
+	}
+	return true;
+}
+
+static bool test_discard_limit_gives_no_member_more_than_it_takes(void)
+{
+	static const struct {
+		struct geom g;
+		u32 mm, want;
+	} fixed[] = {
+		{ { 128, 4, { 1, 1, 1, 1 }, BDS_LAYOUT_INTERLEAVE }, 1024, 4096 },
+		{ { 192, 4, { 1, 1, 1, 1 }, BDS_LAYOUT_INTERLEAVE }, 1024, 3840 },
+		{ { 128, 2, { 2, 2 }, BDS_LAYOUT_INTERLEAVE }, 100, 100 },
+		{ { 128, 2, { 2, 2 }, BDS_LAYOUT_INTERLEAVE }, 0, 0 },
+		{ { 8, 1, { 2 }, BDS_LAYOUT_SEQUENTIAL }, 0x80000000U, 0xfffffff0U },
+		{ { 8, 1, { 2 }, BDS_LAYOUT_SEQUENTIAL }, 0xffffffffU, 0xffffffffU },
+		{ { 8, 1, { 1 }, BDS_LAYOUT_SEQUENTIAL }, 12345, 12345 },
+	};
+	struct bds_layout l;
+	struct geom g;
+	size_t i;
+	u32 mm;
+	int j;
+
+	for (i = 0; i < sizeof(fixed) / sizeof(fixed[0]); i++) {
+		if (!geom_init(&fixed[i].g, &l))
+			return false;
+		if (bds_discard_limit(&l, fixed[i].mm) != fixed[i].want)
+			return fail("%s: member max %u: limit %u, want %u",
+				    gdesc(&fixed[i].g), fixed[i].mm,
+				    bds_discard_limit(&l, fixed[i].mm),
+				    fixed[i].want);
+		if (!discard_limit_one(&fixed[i].g, fixed[i].mm))
+			return false;
+	}
+	for (j = 0; j < 3000; j++) {
+		rand_geom(&g, 128, test_chunks, 7);
+		switch (rnd(4)) {
+		case 0:
+			mm = (u32)rnd(g.chunk);		/* less than a unit */
+			break;
+		case 1:
+			mm = g.chunk + (u32)rnd(8 * g.chunk);
+			break;
+		case 2:
+			mm = (u32)rnd(1ULL << 32);
+			break;
+		default:
+			mm = 0xffffffffU - (u32)rnd(4096);
+			break;
+		}
+		if (!discard_limit_one(&g, mm))
+			return false;
+	}
+	return true;
+}
+
+/* ------------------------------------------------------------------ */
 
 #define T(fn) { &#fn[5], fn }	/* name = function name without "test_" */
 
@@ -1655,6 +1756,7 @@ static const struct {
 	T(test_parse_u64_strict_decimal),
 	T(test_huge_volumes_do_not_wrap),
 	T(test_span_pieces_match_member_ranges),
+	T(test_discard_limit_gives_no_member_more_than_it_takes),
 };
 
 int main(void)
