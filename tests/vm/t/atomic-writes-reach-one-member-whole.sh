@@ -9,6 +9,8 @@
 #      stripe unit give a volume with atomic_write_unit_max_bytes 64 KiB
 #      (capped at the unit, never across it), the members' unit_min, and
 #      the same four atomic_write_* values as `striped` on those members;
+#      with one member that has no atomic writes (the guest's virtio disk)
+#      the volume offers none;
 #  (b) atomic writes of 4, 16 and 64 KiB, aligned to their size, on every
 #      stripe position: each is accepted, raises exactly one member's
 #      completed writes by 1 and its written sectors by its size (stat
@@ -36,7 +38,7 @@
 # of 512-byte blocks; on 6.12 and 7.2 atomic_wr=1 with a 128 KiB maximum
 # (256 blocks) and a 4 KiB granularity and alignment.  Four are the
 # members; the fifth carries the linear target of (d).  The virtio disk of
-# the topology is not used.
+# the topology is the member without atomic writes of (a).
 #
 # topology: size=64M ctl=1
 # timeout: 300
@@ -164,6 +166,12 @@ bds_dm_create sref "$(cat /tmp/striped.table)"
 SREF=$(atomic_limits /dev/mapper/sref)
 bds_dm_remove sref
 expect_eq "$VOL" "$SREF" "striped on the same members has the same atomic_write_* limits"
+# One member without atomic writes (the guest's virtio disk): none.
+bds_dm_create mixed "$(bds_stripe_table $CHUNK /dev/$SD_0 /dev/$SD_1 /dev/$SD_2 /dev/bds/c0d0)"
+expect_eq "$(atomic_limits /dev/mapper/mixed)" "0 0 0 0" \
+	"a volume with one member that has no atomic writes offers none"
+expect_eq "$(atomic /dev/mapper/mixed 0 4096 7)" "refused ENOTSUP" "... and refuses them (EOPNOTSUPP)"
+bds_dm_remove mixed
 bds_dm_create $V "$(bds_stripe_table $CHUNK /dev/$SD_0 /dev/$SD_1 /dev/$SD_2 /dev/$SD_3)"
 
 # --- (b) accepted ones reach one member, whole, where the layout says --------
