@@ -110,8 +110,15 @@ check "L (OLD) carries no label" sh -c '! bdsadm examine /dev/mapper/L >/dev/nul
 # each member, and what it wrote after the switch is on D alone
 run bdsadm stop vol
 bds_dm_remove L
+# By md5 of 1 MiB reads: cmp with skip offsets reads through the skipped
+# bytes a byte at a time, about 95 s per kernel under emulation.
 cmp_span() { # FROM COUNT: sectors of the data area, C against D
-	cmp -n $(($2 * 512)) "$C" "$D" $((OFF * 512 + $1 * 512)) $((NOFF * 512 + $1 * 512))
+	_c=$(bds_md5 "$C" $((OFF * 512 + $1 * 512)) $(($2 * 512)))
+	_d=$(bds_md5 "$D" $((NOFF * 512 + $1 * 512)) $(($2 * 512)))
+	if [ -z "$_c" ] || [ "$_c" != "$_d" ]; then
+		log "sectors $1..$(($1 + $2 - 1)) of the data: C $_c, D $_d"
+		return 1
+	fi
 }
 W=$((BAD - OFF))		# the window, in data sectors
 check "D equals C before the unreadable window" cmp_span $F $((W - F))
