@@ -154,6 +154,30 @@ bds_dev() {
 # bds_majmin PATH: "major:minor" of a block device (for dm tables).
 bds_majmin() { cat "/sys/block/$(bds_dev "$1")/dev"; }
 
+# bds_stat_field I DISK: field I (1-based) of /sys/block/DISK/stat (DISK a
+# kernel name, e.g. sdb).
+bds_stat_field() { awk -v f="$1" '{ print $f }' "/sys/block/$2/stat"; }
+
+# bds_scsi_debug_disks N: wait (10 s at most) for the N disks of a
+# scsi_debug just loaded and set SD_0..SD_{N-1} to their kernel names, in
+# adapter order (one disk per host with add_host=N).
+bds_scsi_debug_disks() {
+	_i=0
+	while :; do
+		ls -d /sys/bus/pseudo/drivers/scsi_debug/adapter*/host*/target*/*/block/* \
+			>/tmp/sds 2>/dev/null || true
+		[ "$(wc -l </tmp/sds)" -ge "$1" ] && break
+		_i=$((_i + 1))
+		[ "$_i" -ge 50 ] && fail "scsi_debug made $(wc -l </tmp/sds) disks, not $1"
+		sleep 0.2
+	done
+	_i=0
+	while read -r _p; do
+		eval "SD_$_i=${_p##*/}"
+		_i=$((_i + 1))
+	done </tmp/sds
+}
+
 # bds_size DEV: size in bytes.  bds_sectors DEV: size in 512-byte sectors.
 bds_size() { blockdev --getsize64 "$1"; }
 bds_sectors() { blockdev --getsz "$1"; }

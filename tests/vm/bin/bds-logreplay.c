@@ -36,7 +36,7 @@
 
 static const char *prog = "bds-logreplay";
 
-static int die(const char *what, const char *why)
+static void __attribute__((noreturn)) die(const char *what, const char *why)
 {
 	fprintf(stderr, "%s: %s: %s\n", prog, what, why);
 	exit(2);

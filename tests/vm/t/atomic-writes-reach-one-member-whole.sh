@@ -56,14 +56,12 @@ N=4
 
 # --- helpers -----------------------------------------------------------------
 
-# stat_field I DEV: field I (1-based) of /sys/block/<dev>/stat.
-stat_field() { awk -v f="$1" '{ print $f }' "/sys/block/$2/stat"; }
 
 # snap: W_m, S_m = completed writes and sectors written of disk m (0..4).
 snap() {
 	_m=0
 	while [ "$_m" -le "$N" ]; do
-		eval "W_$_m=\$(stat_field 5 \$SD_$_m) S_$_m=\$(stat_field 7 \$SD_$_m)"
+		eval "W_$_m=\$(bds_stat_field 5 \$SD_$_m) S_$_m=\$(bds_stat_field 7 \$SD_$_m)"
 		_m=$((_m + 1))
 	done
 }
@@ -73,8 +71,8 @@ written_since_snap() {
 	_out=""
 	_m=0
 	while [ "$_m" -le "$N" ]; do
-		eval "_dw=\$((\$(stat_field 5 \$SD_$_m) - W_$_m))"
-		eval "_ds=\$((\$(stat_field 7 \$SD_$_m) - S_$_m))"
+		eval "_dw=\$((\$(bds_stat_field 5 \$SD_$_m) - W_$_m))"
+		eval "_ds=\$((\$(bds_stat_field 7 \$SD_$_m) - S_$_m))"
 		[ "$_dw" -ne 0 ] || [ "$_ds" -ne 0 ] && _out="$_out $_m:$_dw:$_ds"
 		_m=$((_m + 1))
 	done
@@ -108,19 +106,7 @@ SDARGS="add_host=5 per_host_store=1 dev_size_mb=32"
 [ "$ATOMIC" -eq 1 ] && SDARGS="$SDARGS atomic_wr=1 atomic_wr_max_length=256 atomic_wr_max_length_bndry=256 atomic_wr_gran=8 atomic_wr_align=8"
 # shellcheck disable=SC2086
 run modprobe scsi_debug $SDARGS
-_i=0
-while :; do
-	ls -d /sys/bus/pseudo/drivers/scsi_debug/adapter*/host*/target*/*/block/* >/tmp/sds 2>/dev/null || true
-	[ "$(wc -l </tmp/sds)" -ge 5 ] && break
-	_i=$((_i + 1))
-	[ "$_i" -ge 50 ] && fail "scsi_debug made $(wc -l </tmp/sds) disks, not 5"
-	sleep 0.2
-done
-_m=0
-while read -r _p; do
-	eval "SD_$_m=${_p##*/}"
-	_m=$((_m + 1))
-done </tmp/sds
+bds_scsi_debug_disks 5
 log "disks: $SD_0 $SD_1 $SD_2 $SD_3 (members), $SD_4 (linear)"
 
 bds_dm_create $V "$(bds_stripe_table $CHUNK /dev/$SD_0 /dev/$SD_1 /dev/$SD_2 /dev/$SD_3)"

@@ -43,14 +43,13 @@ CHUNK=128                    # sectors (64 KiB)
 N=4
 BLKDISCARD="/usr/sbin/blkdiscard -f"
 
-stat_field() { awk -v f="$1" '{ print $f }' "/sys/block/$2/stat"; }
 
 # snap: D_m = discard bios (completed + merged), Z_m = discarded sectors.
 snap() {
 	_m=0
 	while [ "$_m" -lt "$N" ]; do
-		eval "D_$_m=\$((\$(stat_field 12 \$SD_$_m) + \$(stat_field 13 \$SD_$_m)))"
-		eval "Z_$_m=\$(stat_field 14 \$SD_$_m)"
+		eval "D_$_m=\$((\$(bds_stat_field 12 \$SD_$_m) + \$(bds_stat_field 13 \$SD_$_m)))"
+		eval "Z_$_m=\$(bds_stat_field 14 \$SD_$_m)"
 		_m=$((_m + 1))
 	done
 }
@@ -60,8 +59,8 @@ since_snap() {
 	_out=""
 	_m=0
 	while [ "$_m" -lt "$N" ]; do
-		eval "_d=\$((\$(stat_field 12 \$SD_$_m) + \$(stat_field 13 \$SD_$_m) - D_$_m))"
-		eval "_z=\$((\$(stat_field 14 \$SD_$_m) - Z_$_m))"
+		eval "_d=\$((\$(bds_stat_field 12 \$SD_$_m) + \$(bds_stat_field 13 \$SD_$_m) - D_$_m))"
+		eval "_z=\$((\$(bds_stat_field 14 \$SD_$_m) - Z_$_m))"
 		_out="$_out $_d:$_z"
 		_m=$((_m + 1))
 	done
@@ -75,19 +74,7 @@ repeat() { awk -v n="$1" -v w="$2" 'BEGIN { for (i = 0; i < n; i++) printf "%s%s
 
 bds_load_module
 run modprobe scsi_debug add_host=4 per_host_store=1 dev_size_mb=32 lbpu=1 unmap_max_blocks=1024
-_i=0
-while :; do
-	ls -d /sys/bus/pseudo/drivers/scsi_debug/adapter*/host*/target*/*/block/* >/tmp/sds 2>/dev/null || true
-	[ "$(wc -l </tmp/sds)" -ge $N ] && break
-	_i=$((_i + 1))
-	[ "$_i" -ge 50 ] && fail "scsi_debug made $(wc -l </tmp/sds) disks, not $N"
-	sleep 0.2
-done
-_m=0
-while read -r _p; do
-	eval "SD_$_m=${_p##*/}"
-	_m=$((_m + 1))
-done </tmp/sds
+bds_scsi_debug_disks $N
 MEMBERS="/dev/$SD_0 /dev/$SD_1 /dev/$SD_2 /dev/$SD_3"
 log "members: $MEMBERS"
 expect_eq "$(cat /sys/block/$SD_0/queue/discard_max_hw_bytes)" 524288 "a member takes 512 KiB discards"
