@@ -1,0 +1,231 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# A power cut loses nothing that was flushed, on any member.  Each member
+# of a bds-stripe volume sits on the kernel's log-writes target, with its
+# own log disk; XFS on the volume runs bds-crashload (durable files
+# written once, fsync'ed and their directory fsync'ed, then never touched;
+# churn files created, overwritten, appended, truncated, renamed and
+# unlinked, with fdatasync and sync_file_range), and after each durable
+# file every member's log gets a mark "d<n>".  Then crash states are
+# rebuilt from the logs (bds-logreplay) and checked:
+#
+#   A state: a volume flush k that completed (its flush entry is in every
+#   member's log: each volume flush sends one flush to every member, so
+#   the k-th flush entry of each log is the same flush) and, for each
+#   member independently, a cut anywhere after its k-th flush entry and
+#   before its (k+1)-th: the member holds its log's entries before the
+#   cut.  Why these are states a real power cut can leave: a log lists a
+#   member's writes in the order they became durable as far as the member
+#   promised (a FUA write when it completed, other writes just before the
+#   flush submitted after they completed), so a cut of one member's log
+#   is a state the member's cache can leave; a power cut after volume
+#   flush k completed leaves every member past its k-th flush; the
+#   members' caches destage independently, so their cuts are independent.
+#   A durable file's mark is logged after its fsync returned, so after
+#   every FUA write and flush its durability needed: every durable file
+#   whose mark precedes the cut on every member must be intact.
+#
+# For each state: each member's replay disk holds its log up to the k-th
+# flush entry, a dm-snapshot over it gets the entries up to the cut (so
+# the next state starts from the same base), the volume is assembled
+# over the snapshots with the same table, XFS is mounted (log recovery),
+# every durable file that must be there is checked by size and content,
+# XFS is unmounted and `xfs_repair -n` must find nothing.  The states:
+# CRASH_STATES (from the kernel command line, bds.crash_states=N;
+# default 8): STATES-1 flushes spread over the workload with one random
+# cut each, then the last flush with every cut at its end.
+#
+# topology: size=512M ctl=2 ctl=2 ctl=4 ctl=4
+# timeout: 600
+# memory: 1536
+# exec: bds-logreplay bds-crashload
+
+# shellcheck disable=SC1091,SC2154,SC2086,SC2034
+. /bds/guest-lib.sh
+
+for p in bds-logreplay bds-crashload; do
+	command -v $p >/dev/null || fail "$p not in the guest (# exec: header)"
+done
+STATES=$(bds_cmdline_arg bds.crash_states)
+STATES=${STATES:-8}
+SEED=$(bds_cmdline_arg bds.crash_seed)
+SEED=${SEED:-19}
+OPS=${BDS_CRASH_OPS:-120}
+N=4
+CHUNK=128
+# Members c0d0 c0d1 (controller 0) and c1d0 c1d1 (controller 1); member m's
+# log is c2d<m>, its replay disk c3d<m>.
+MEM_0=/dev/bds/c0d0 MEM_1=/dev/bds/c0d1 MEM_2=/dev/bds/c1d0 MEM_3=/dev/bds/c1d1
+
+bds_load_module
+run modprobe dm-log-writes
+run modprobe dm-snapshot
+run modprobe brd rd_nr=$N rd_size=65536
+
+S=$(bds_sectors $MEM_0)
+m=0
+while [ $m -lt $N ]; do
+	eval "dev=\$MEM_$m"
+	bds_dm_create lw$m "0 $S log-writes $dev /dev/bds/c2d$m"
+	m=$((m + 1))
+done
+
+# vol_table A B C D: the volume's table over four member devices.
+vol_table() {
+	bds_stripe_table $CHUNK "$1,$2" "$3,$4"
+}
+
+# --- the workload, logged ------------------------------------------------------
+
+bds_dm_create vol "$(vol_table /dev/mapper/lw0 /dev/mapper/lw1 /dev/mapper/lw2 /dev/mapper/lw3)"
+run mkfs.xfs -q -f /dev/mapper/vol
+mkdir -p /mnt/v
+run mount /dev/mapper/vol /mnt/v
+cat >/tmp/mark <<'EOF'
+#!/bin/sh
+for m in 0 1 2 3; do dmsetup message lw$m 0 mark "d$1" || exit 1; done
+EOF
+chmod +x /tmp/mark
+/tmp/mark start
+log "workload: $OPS operations, seed $SEED"
+bds-crashload run /mnt/v $SEED $OPS /tmp/mark >/tmp/journal ||
+	fail "the workload failed"
+DURABLE=$(wc -l </tmp/journal)
+log "workload done: $DURABLE durable files"
+run umount /mnt/v
+bds_dm_remove vol
+m=0
+while [ $m -lt $N ]; do
+	bds_dm_remove lw$m
+	m=$((m + 1))
+done
+
+# --- the logs ---------------------------------------------------------------------
+
+# Per member: /tmp/flush.m = entry indices of its flushes after mark
+# "dstart" (the workload's; earlier ones are mkfs's), /tmp/marks.m = "n
+# index" of its durable marks.
+m=0
+while [ $m -lt $N ]; do
+	bds-logreplay list /dev/bds/c2d$m >/tmp/log.$m || fail "member $m: cannot read its log"
+	awk '$2 == "M" && $5 == "dstart" { s = 1 } s && $2 ~ /F/ { print $1 }' /tmp/log.$m >/tmp/flush.$m
+	awk '$2 == "M" && $5 ~ /^d[0-9]+$/ { print substr($5, 2), $1 }' /tmp/log.$m >/tmp/marks.$m
+	log "member $m: $(tail -n 1 /tmp/log.$m), $(wc -l </tmp/flush.$m) flushes in the workload, $(wc -l </tmp/marks.$m) marks"
+	expect_eq "$(wc -l </tmp/marks.$m)" "$DURABLE" "member $m's log has a mark for every durable file"
+	m=$((m + 1))
+done
+NF=$(wc -l </tmp/flush.0)
+m=1
+while [ $m -lt $N ]; do
+	expect_eq "$(wc -l </tmp/flush.$m)" "$NF" "member $m logged as many flushes as member 0"
+	[ "$(wc -l </tmp/flush.$m)" -lt "$NF" ] && NF=$(wc -l </tmp/flush.$m)
+	m=$((m + 1))
+done
+[ "$NF" -ge 2 ] || fail "only $NF flushes in the workload"
+
+# flush_at M K: entry index of member M's K-th (from 1) workload flush;
+# the end of its log for K beyond the last.
+flush_at() {
+	_e=$(sed -n "${2}p" /tmp/flush.$1)
+	[ -n "$_e" ] || _e=$(tail -n 1 /tmp/log.$1 | cut -d' ' -f2)
+	echo "$_e"
+}
+
+# marks_before M CUT: durable marks of member M at entries below CUT.
+marks_before() { awk -v c="$2" '$2 < c { n++ } END { print n + 0 }' /tmp/marks.$1; }
+
+# --- the states ---------------------------------------------------------------------
+
+# Flushes to check: STATES-1 spread over the workload (the last one is
+# checked after them).
+awk -v nf="$NF" -v s="$STATES" 'BEGIN {
+	for (i = 1; i < s; i++) print int(i * (nf - 1) / s) + 1
+}' | sort -n -u >/tmp/ks
+RANDOM_STATE=$SEED
+rnd() { # rnd N: 0..N-1, from the seed
+	RANDOM_STATE=$(((RANDOM_STATE * 1103515245 + 12345) % 2147483648))
+	echo $((RANDOM_STATE / 65536 % $1))
+}
+m=0
+while [ $m -lt $N ]; do
+	eval "BASE_$m=0"
+	m=$((m + 1))
+done
+CHECKED=0 MOUNTS=0 REPAIRS=0 MISMATCHES=0 FAILED=0
+mkdir -p /mnt/c
+
+# check_state K LAST: replay to flush K of every member, cut each member at
+# random (LAST 1: at the end of the interval), check.
+check_state() {
+	_k=$1
+	_max=999999999
+	_m=0
+	_cuts=""
+	while [ $_m -lt $N ]; do
+		_f=$(flush_at $_m $_k)
+		_nx=$(flush_at $_m $((_k + 1)))
+		eval "_b=\$BASE_$_m"
+		if [ "$_b" -lt $((_f + 1)) ]; then
+			bds-logreplay replay /dev/bds/c2d$_m /dev/bds/c3d$_m $_b $((_f + 1)) >/dev/null ||
+				fail "member $_m: replay to entry $((_f + 1)) failed"
+			eval "BASE_$_m=$((_f + 1))"
+		fi
+		if [ "$2" -eq 1 ]; then
+			_c=$_nx
+		else
+			_c=$((_f + 1 + $(rnd $((_nx - _f)))))
+		fi
+		_cuts="$_cuts $_c"
+		echo "0 $S snapshot /dev/bds/c3d$_m /dev/ram$_m N 8" | dmsetup create snap$_m ||
+			fail "cannot make snapshot $_m"
+		bds-logreplay replay /dev/bds/c2d$_m /dev/mapper/snap$_m $((_f + 1)) $_c >/dev/null ||
+			fail "member $_m: replay to the cut failed"
+		_mk=$(marks_before $_m $_c)
+		[ "$_mk" -lt "$_max" ] && _max=$_mk
+		_m=$((_m + 1))
+	done
+	CHECKED=$((CHECKED + 1))
+	_bad=0
+	bds_dm_create crash "$(vol_table /dev/mapper/snap0 /dev/mapper/snap1 /dev/mapper/snap2 /dev/mapper/snap3)"
+	if mount /dev/mapper/crash /mnt/c 2>/tmp/mount.err; then
+		MOUNTS=$((MOUNTS + 1))
+		bds-crashload verify /mnt/c /tmp/journal "$_max" >/tmp/verify.out || _bad=1
+		umount /mnt/c || fail "umount of state $CHECKED failed"
+		if xfs_repair -n /dev/mapper/crash >/tmp/repair.out 2>&1; then
+			REPAIRS=$((REPAIRS + 1))
+		else
+			_bad=1
+			sed 's/^/  repair: /' /tmp/repair.out | tail -n 20
+		fi
+	else
+		_bad=1
+		echo "  mount: $(cat /tmp/mount.err)"
+	fi
+	_mm=$(sed -n 's/^verified [0-9]* durable files, \([0-9]*\) mismatches$/\1/p' /tmp/verify.out 2>/dev/null)
+	MISMATCHES=$((MISMATCHES + ${_mm:-0}))
+	if [ $_bad -ne 0 ]; then
+		FAILED=$((FAILED + 1))
+		log "state $CHECKED: flush $_k, cuts$_cuts: FAILED"
+		grep '^mismatch' /tmp/verify.out 2>/dev/null | head -n 10 | sed 's/^/  /'
+	else
+		log "state $CHECKED: flush $_k, cuts$_cuts, $_max durable files: ok"
+	fi
+	bds_dm_remove crash
+	_m=0
+	while [ $_m -lt $N ]; do
+		bds_dm_remove snap$_m
+		_m=$((_m + 1))
+	done
+	rm -f /tmp/verify.out
+}
+
+# In increasing order of flushes: a member's base only moves forward.
+while read -r k; do
+	check_state "$k" 0
+done </tmp/ks
+check_state $NF 1
+
+log "crash states: $CHECKED checked, $MOUNTS mounted, $REPAIRS repaired clean, $MISMATCHES mismatches"
+expect_eq "$FAILED" 0 "every crash state mounts, holds every durable file and repairs clean"
+pass "$CHECKED states, $MOUNTS mounts, $REPAIRS clean repairs, $MISMATCHES mismatches"
