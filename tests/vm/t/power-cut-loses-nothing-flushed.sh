@@ -79,9 +79,9 @@ vol_table() {
 # --- the workload, logged ------------------------------------------------------
 
 bds_dm_create vol "$(vol_table /dev/mapper/lw0 /dev/mapper/lw1 /dev/mapper/lw2 /dev/mapper/lw3)"
-run mkfs.xfs -q -f /dev/mapper/vol
+run mkfs.xfs -q -f -K /dev/mapper/vol
 mkdir -p /mnt/v
-run mount /dev/mapper/vol /mnt/v
+run mount -t xfs /dev/mapper/vol /mnt/v
 cat >/tmp/mark <<'EOF'
 #!/bin/sh
 for m in 0 1 2 3; do dmsetup message lw$m 0 mark "d$1" || exit 1; done
@@ -188,7 +188,7 @@ check_state() {
 	CHECKED=$((CHECKED + 1))
 	_bad=0
 	bds_dm_create crash "$(vol_table /dev/mapper/snap0 /dev/mapper/snap1 /dev/mapper/snap2 /dev/mapper/snap3)"
-	if mount /dev/mapper/crash /mnt/c 2>/tmp/mount.err; then
+	if mount -t xfs /dev/mapper/crash /mnt/c 2>/tmp/mount.err; then
 		MOUNTS=$((MOUNTS + 1))
 		bds-crashload verify /mnt/c /tmp/journal "$_max" >/tmp/verify.out || _bad=1
 		umount /mnt/c || fail "umount of state $CHECKED failed"
