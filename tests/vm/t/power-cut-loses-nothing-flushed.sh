@@ -135,6 +135,22 @@ flush_at() {
 # marks_before M CUT: durable marks of member M at entries below CUT.
 marks_before() { awk -v c="$2" '$2 < c { n++ } END { print n + 0 }' /tmp/marks.$1; }
 
+# mark_between K: the last durable mark that every member logged between
+# its flushes K and K+1; empty if there is none.
+mark_between() {
+	_mb=""
+	_mm=0
+	while [ $_mm -lt $N ]; do
+		_lo=$(flush_at $_mm "$1")
+		_hi=$(flush_at $_mm $(($1 + 1)))
+		awk -v lo="$_lo" -v hi="$_hi" '$2 > lo && $2 < hi { print $1 }' /tmp/marks.$_mm >/tmp/mb.$_mm
+		_mm=$((_mm + 1))
+	done
+	# Marks in all four lists; the last of them.
+	sort -n /tmp/mb.0 /tmp/mb.1 /tmp/mb.2 /tmp/mb.3 | uniq -c |
+		awk -v n=$N '$1 == n { m = $2 } END { if (m != "") print m }'
+}
+
 # --- the states ---------------------------------------------------------------------
 
 # Flushes to check: STATES-1 spread over the workload (the last one is
@@ -143,9 +159,9 @@ awk -v nf="$NF" -v s="$STATES" 'BEGIN {
 	for (i = 1; i < s; i++) print int(i * (nf - 1) / s) + 1
 }' | sort -n -u >/tmp/ks
 RANDOM_STATE=$SEED
-rnd() { # rnd N: 0..N-1, from the seed
+rnd() { # rnd N: RND = 0..N-1, from the seed (not in a subshell)
 	RANDOM_STATE=$(((RANDOM_STATE * 1103515245 + 12345) % 2147483648))
-	echo $((RANDOM_STATE / 65536 % $1))
+	RND=$((RANDOM_STATE / 65536 % $1))
 }
 m=0
 while [ $m -lt $N ]; do
@@ -160,6 +176,12 @@ mkdir -p /mnt/c
 check_state() {
 	_k=$1
 	_max=999999999
+	# Every other state cuts each member right after the last durable
+	# mark that all members logged between flushes K and K+1, if any:
+	# where a durability promise meets the least the logs may hold.
+	_atmark=""
+	rnd 2
+	[ "$2" -eq 0 ] && [ "$RND" -eq 0 ] && _atmark=$(mark_between "$_k")
 	_m=0
 	_cuts=""
 	while [ $_m -lt $N ]; do
@@ -173,8 +195,11 @@ check_state() {
 		fi
 		if [ "$2" -eq 1 ]; then
 			_c=$_nx
+		elif [ -n "$_atmark" ]; then
+			_c=$(($(awk -v n="$_atmark" '$1 == n { print $2 }' /tmp/marks.$_m) + 1))
 		else
-			_c=$((_f + 1 + $(rnd $((_nx - _f)))))
+			rnd $((_nx - _f))
+			_c=$((_f + 1 + RND))
 		fi
 		_cuts="$_cuts $_c"
 		echo "0 $S snapshot /dev/bds/c3d$_m /dev/ram$_m N 8" | dmsetup create snap$_m ||
@@ -206,10 +231,10 @@ check_state() {
 	MISMATCHES=$((MISMATCHES + ${_mm:-0}))
 	if [ $_bad -ne 0 ]; then
 		FAILED=$((FAILED + 1))
-		log "state $CHECKED: flush $_k, cuts$_cuts: FAILED"
+		log "state $CHECKED: flush $_k, cuts$_cuts${_atmark:+ (after mark d$_atmark)}: FAILED"
 		grep '^mismatch' /tmp/verify.out 2>/dev/null | head -n 10 | sed 's/^/  /'
 	else
-		log "state $CHECKED: flush $_k, cuts$_cuts, $_max durable files: ok"
+		log "state $CHECKED: flush $_k, cuts$_cuts${_atmark:+ (after mark d$_atmark)}, $_max durable files: ok"
 	fi
 	bds_dm_remove crash
 	_m=0
