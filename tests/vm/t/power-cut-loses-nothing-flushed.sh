@@ -32,9 +32,12 @@
 # over the snapshots with the same table, XFS is mounted (log recovery),
 # every durable file that must be there is checked by size and content,
 # XFS is unmounted and `xfs_repair -n` must find nothing.  The states:
-# CRASH_STATES (from the kernel command line, bds.crash_states=N;
-# default 8): STATES-1 flushes spread over the workload with one random
-# cut each, then the last flush with every cut at its end.
+# bds.crash_states=N on the kernel command line (default 8; make
+# crash-test CRASH_STATES=N): N-1 flushes spread over the workload, each
+# with random cuts or, every other state, each member cut right after the
+# last durable mark all members logged before the next flush; then the
+# last flush with every member's log whole.  bds.crash_ops (default 120)
+# sets the workload's length.
 #
 # topology: size=512M ctl=2 ctl=2 ctl=4 ctl=4
 # timeout: 600
@@ -51,7 +54,8 @@ STATES=$(bds_cmdline_arg bds.crash_states)
 STATES=${STATES:-8}
 SEED=$(bds_cmdline_arg bds.crash_seed)
 SEED=${SEED:-19}
-OPS=${BDS_CRASH_OPS:-120}
+OPS=$(bds_cmdline_arg bds.crash_ops)
+OPS=${OPS:-120}
 N=4
 CHUNK=128
 # Members c0d0 c0d1 (controller 0) and c1d0 c1d1 (controller 1); member m's
@@ -153,11 +157,12 @@ mark_between() {
 
 # --- the states ---------------------------------------------------------------------
 
-# Flushes to check: STATES-1 spread over the workload (the last one is
-# checked after them).
+# Flushes to check: STATES-1 spread over the workload, in increasing
+# order, a flush more than once when there are more states than flushes
+# (each time with another cut); the last flush is checked after them.
 awk -v nf="$NF" -v s="$STATES" 'BEGIN {
 	for (i = 1; i < s; i++) print int(i * (nf - 1) / s) + 1
-}' | sort -n -u >/tmp/ks
+}' >/tmp/ks
 RANDOM_STATE=$SEED
 rnd() { # rnd N: RND = 0..N-1, from the seed (not in a subshell)
 	RANDOM_STATE=$(((RANDOM_STATE * 1103515245 + 12345) % 2147483648))
