@@ -226,7 +226,10 @@ check_state() {
 			REPAIRS=$((REPAIRS + 1))
 		else
 			_bad=1
-			sed 's/^/  repair: /' /tmp/repair.out | tail -n 20
+			# What repair found, without its progress lines.
+			grep -v '^[[:space:]]*- \|^Phase \|^No modify flag' /tmp/repair.out |
+				sed 's/^/  repair: /' >/tmp/repair.found
+			head -n 40 /tmp/repair.found
 		fi
 	else
 		_bad=1
@@ -237,7 +240,7 @@ check_state() {
 	if [ $_bad -ne 0 ]; then
 		FAILED=$((FAILED + 1))
 		log "state $CHECKED: flush $_k, cuts$_cuts${_atmark:+ (after mark d$_atmark)}: FAILED"
-		grep '^mismatch' /tmp/verify.out 2>/dev/null | head -n 10 | sed 's/^/  /'
+		grep '^mismatch' /tmp/verify.out 2>/dev/null | sed -n '1,10s/^/  /p'
 	else
 		log "state $CHECKED: flush $_k, cuts$_cuts${_atmark:+ (after mark d$_atmark)}, $_max durable files: ok"
 	fi
