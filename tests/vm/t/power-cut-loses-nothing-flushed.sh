@@ -32,9 +32,9 @@
 #   vary only in the writes after the last one (those waiting for the
 #   next flush, any prefix of which a cache may have written).  The
 #   other states cut every member right after the same durable mark:
-#   the members' marks are logged one after the other while the workload
-#   waits, so that is the state at that moment (XFS's own background
-#   writes between two members' marks aside).
+#   the members' marks are logged while the volume is suspended, so they
+#   are one instant, and that state is a power cut at that instant before
+#   any cache wrote back a write that was not yet flushed.
 #   A durable file's mark is logged after its fsync returned, so after
 #   every FUA write and flush its durability needed: every durable file
 #   whose mark precedes the cut on every member must be intact.
@@ -99,9 +99,16 @@ bds_dm_create vol "$(vol_table /dev/mapper/lw0 /dev/mapper/lw1 /dev/mapper/lw2 /
 run mkfs.xfs -q -f -K /dev/mapper/vol
 mkdir -p /mnt/v
 run mount -t xfs /dev/mapper/vol /mnt/v
+# The marks are logged with the volume suspended (no filesystem freeze, no
+# flush): every bio the volume sent has completed and no new one reaches
+# a member until all four marks are in, so the four marks are one instant.
 cat >/tmp/mark <<'EOF'
 #!/bin/sh
-for m in 0 1 2 3; do dmsetup message lw$m 0 mark "d$1" || exit 1; done
+dmsetup suspend --nolockfs --noflush vol || exit 1
+r=0
+for m in 0 1 2 3; do dmsetup message lw$m 0 mark "d$1" || r=1; done
+dmsetup resume vol || r=1
+exit $r
 EOF
 chmod +x /tmp/mark
 /tmp/mark start
