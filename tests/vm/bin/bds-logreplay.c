@@ -217,8 +217,16 @@ static void apply(struct log *l, int dev, const char *devpath,
 
 	if (off > dev_size || len > dev_size - off)
 		die(devpath, "an entry lies beyond the end of the device");
-	if (zero)
+	if (zero) {
+		uint64_t range[2] = { off, len };
+
+		/* A block device zeroes it (write-zeroes or the kernel's
+		 * own zero pages); a file gets zeroes written.
+		 */
+		if (!ioctl(dev, BLKZEROOUT, range))
+			return;
 		memset(buf, 0, sizeof(buf));
+	}
 	for (done = 0; done < len; done += n) {
 		n = len - done < sizeof(buf) ? len - done : sizeof(buf);
 		if (!zero)
