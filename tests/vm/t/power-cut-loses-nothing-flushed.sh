@@ -70,6 +70,7 @@ SEED=${SEED:-19}
 OPS=$(bds_cmdline_arg bds.crash_ops)
 OPS=${OPS:-120}
 N=4
+MEMBERS="0 1 2 3"
 CHUNK=128
 # Members c0d0 c0d1 (controller 0) and c1d0 c1d1 (controller 1); member m's
 # log is c2d<m>, its replay disk c3d<m>.
@@ -81,11 +82,9 @@ run modprobe dm-snapshot
 run modprobe brd rd_nr=$N rd_size=65536
 
 S=$(bds_sectors $MEM_0)
-m=0
-while [ $m -lt $N ]; do
+for m in $MEMBERS; do
 	eval "dev=\$MEM_$m"
 	bds_dm_create lw$m "0 $S log-writes $dev /dev/bds/c2d$m"
-	m=$((m + 1))
 done
 
 # vol_table A B C D: the volume's table over four member devices.
@@ -119,10 +118,8 @@ DURABLE=$(wc -l </tmp/journal)
 log "workload done: $DURABLE durable files"
 run umount /mnt/v
 bds_dm_remove vol
-m=0
-while [ $m -lt $N ]; do
+for m in $MEMBERS; do
 	bds_dm_remove lw$m
-	m=$((m + 1))
 done
 
 # --- the logs ---------------------------------------------------------------------
@@ -130,21 +127,18 @@ done
 # Per member: /tmp/flush.m = entry indices of its flushes after mark
 # "dstart" (the workload's; earlier ones are mkfs's), /tmp/marks.m = "n
 # index" of its durable marks.
-m=0
-while [ $m -lt $N ]; do
+for m in $MEMBERS; do
 	bds-logreplay list /dev/bds/c2d$m >/tmp/log.$m || fail "member $m: cannot read its log"
 	awk '$2 == "M" && $5 == "dstart" { s = 1 } s && $2 ~ /F/ { print $1 }' /tmp/log.$m >/tmp/flush.$m
 	awk '$2 == "M" && $5 ~ /^d[0-9]+$/ { print substr($5, 2), $1 }' /tmp/log.$m >/tmp/marks.$m
 	log "member $m: $(tail -n 1 /tmp/log.$m), $(wc -l </tmp/flush.$m) flushes in the workload, $(wc -l </tmp/marks.$m) marks"
 	expect_eq "$(wc -l </tmp/marks.$m)" "$DURABLE" "member $m's log has a mark for every durable file"
-	m=$((m + 1))
 done
 NF=$(wc -l </tmp/flush.0)
-m=1
-while [ $m -lt $N ]; do
-	expect_eq "$(wc -l </tmp/flush.$m)" "$NF" "member $m logged as many flushes as member 0"
-	[ "$(wc -l </tmp/flush.$m)" -lt "$NF" ] && NF=$(wc -l </tmp/flush.$m)
-	m=$((m + 1))
+for m in $MEMBERS; do
+	_nf=$(wc -l </tmp/flush.$m)
+	expect_eq "$_nf" "$NF" "member $m logged as many flushes as member 0"
+	if [ "$_nf" -lt "$NF" ]; then NF=$_nf; fi
 done
 [ "$NF" -ge 2 ] || fail "only $NF flushes in the workload"
 
@@ -163,15 +157,15 @@ marks_before() { awk -v c="$2" '$2 < c { n++ } END { print n + 0 }' /tmp/marks.$
 # its flushes K and K+1; empty if there is none.
 mark_between() {
 	_mb=""
-	_mm=0
-	while [ $_mm -lt $N ]; do
+	_mbs=""
+	for _mm in $MEMBERS; do
 		_lo=$(flush_at $_mm "$1")
 		_hi=$(flush_at $_mm $(($1 + 1)))
 		awk -v lo="$_lo" -v hi="$_hi" '$2 > lo && $2 < hi { print $1 }' /tmp/marks.$_mm >/tmp/mb.$_mm
-		_mm=$((_mm + 1))
+		_mbs="$_mbs /tmp/mb.$_mm"
 	done
 	# Marks in all four lists; the last of them.
-	sort -n /tmp/mb.0 /tmp/mb.1 /tmp/mb.2 /tmp/mb.3 | uniq -c |
+	sort -n $_mbs | uniq -c |
 		awk -v n=$N '$1 == n { m = $2 } END { if (m != "") print m }'
 }
 
@@ -188,12 +182,10 @@ rnd() { # rnd N: RND = 0..N-1, from the seed (not in a subshell)
 	RANDOM_STATE=$(((RANDOM_STATE * 1103515245 + 12345) % 2147483648))
 	RND=$((RANDOM_STATE / 65536 % $1))
 }
-m=0
-while [ $m -lt $N ]; do
+for m in $MEMBERS; do
 	eval "BASE_$m=0"
-	m=$((m + 1))
 done
-CHECKED=0 MOUNTS=0 REPAIRS=0 MISMATCHES=0 FAILED=0
+CHECKED=0 MOUNTS=0 REPAIRS=0 VERIFIED=0 MISMATCHES=0 FAILED=0
 mkdir -p /mnt/c
 
 # check_state K LAST: replay to flush K of every member, cut each member at
@@ -207,9 +199,8 @@ check_state() {
 	_atmark=""
 	rnd 2
 	[ "$2" -eq 0 ] && [ "$RND" -eq 0 ] && _atmark=$(mark_between "$_k")
-	_m=0
 	_cuts=""
-	while [ $_m -lt $N ]; do
+	for _m in $MEMBERS; do
 		_f=$(flush_at $_m $_k)
 		_nx=$(flush_at $_m $((_k + 1)))
 		eval "_b=\$BASE_$_m"
@@ -235,8 +226,7 @@ check_state() {
 		bds-logreplay replay /dev/bds/c2d$_m /dev/mapper/snap$_m $((_f + 1)) $_c >/dev/null ||
 			fail "member $_m: replay to the cut failed"
 		_mk=$(marks_before $_m $_c)
-		[ "$_mk" -lt "$_max" ] && _max=$_mk
-		_m=$((_m + 1))
+		if [ "$_mk" -lt "$_max" ]; then _max=$_mk; fi
 	done
 	CHECKED=$((CHECKED + 1))
 	_bad=0
@@ -258,7 +248,9 @@ check_state() {
 		_bad=1
 		echo "  mount: $(cat /tmp/mount.err)"
 	fi
+	_vf=$(sed -n 's/^verified \([0-9]*\) durable files, [0-9]* mismatches$/\1/p' /tmp/verify.out 2>/dev/null)
 	_mm=$(sed -n 's/^verified [0-9]* durable files, \([0-9]*\) mismatches$/\1/p' /tmp/verify.out 2>/dev/null)
+	VERIFIED=$((VERIFIED + ${_vf:-0}))
 	MISMATCHES=$((MISMATCHES + ${_mm:-0}))
 	if [ $_bad -ne 0 ]; then
 		FAILED=$((FAILED + 1))
@@ -275,10 +267,8 @@ check_state() {
 		log "state $CHECKED: flush $_k, cuts$_cuts${_atmark:+ (after mark d$_atmark)}, $_max durable files: ok"
 	fi
 	bds_dm_remove crash
-	_m=0
-	while [ $_m -lt $N ]; do
+	for _m in $MEMBERS; do
 		bds_dm_remove snap$_m
-		_m=$((_m + 1))
 	done
 	rm -f /tmp/verify.out
 }
@@ -288,7 +278,9 @@ while read -r k; do
 	check_state "$k" 0
 done </tmp/ks
 check_state $NF 1
+# The last state holds the whole logs: every durable file was checked in it.
+expect_eq "${_vf:-none}" "$DURABLE" "the state of the whole logs checks every durable file"
 
-log "crash states: $CHECKED checked, $MOUNTS mounted, $REPAIRS repaired clean, $MISMATCHES mismatches"
+log "crash states: $CHECKED checked, $MOUNTS mounted, $REPAIRS repaired clean, $VERIFIED durable files checked, $MISMATCHES mismatches"
 expect_eq "$FAILED" 0 "every crash state mounts, holds every durable file and repairs clean"
-pass "$CHECKED states, $MOUNTS mounts, $REPAIRS clean repairs, $MISMATCHES mismatches"
+pass "$CHECKED states, $MOUNTS mounts, $REPAIRS clean repairs, $VERIFIED file checks, $MISMATCHES mismatches"
