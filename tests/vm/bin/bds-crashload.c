@@ -135,7 +135,7 @@ static void churn(const char *dir, uint64_t seed, uint64_t op)
 	unsigned int x = next() % NR_CHURN, y = next() % NR_CHURN;
 	const char *sa = x % 3 ? "" : "sub/", *sb = y % 2 ? "" : "sub/";
 	size_t len = next() % MAX_CHURN_SIZE;
-	int fd, kind = (int)(next() % 8);
+	int fd, kind = (int)(next() % 8), datasync, writeback;
 
 	snprintf(a, sizeof(a), "%s/%sc%u", dir, sa, x);
 	snprintf(b, sizeof(b), "%s/%sc%u", dir, sb, y);
@@ -147,10 +147,14 @@ static void churn(const char *dir, uint64_t seed, uint64_t op)
 		content(seed, op, buf, len);
 		write_all(fd, buf, len, kind == 2 ? lseek(fd, 0, SEEK_END) :
 			  (off_t)(next() % MAX_CHURN_SIZE));
-		if (next() % 3 == 0 && fdatasync(fd))
+		/* A third fdatasync'ed, a third (independently) written back
+		 * without a flush.
+		 */
+		datasync = next() % 3 == 0;
+		writeback = next() % 3 == 0;
+		if (datasync && fdatasync(fd))
 			die(a);
-		else if (next() % 3 == 0 &&
-			 sync_file_range(fd, 0, 0, SYNC_FILE_RANGE_WRITE))
+		if (writeback && sync_file_range(fd, 0, 0, SYNC_FILE_RANGE_WRITE))
 			die(a);
 		if (close(fd))
 			die(a);
@@ -223,7 +227,9 @@ static int verify(const char *dir, const char *journal, unsigned long maxmark)
 			bad++;
 			continue;
 		}
-		if (fstat(fd, &st) || (size_t)st.st_size != len) {
+		if (fstat(fd, &st))
+			die(path);
+		if ((size_t)st.st_size != len) {
 			printf("mismatch: %s (durable %u): size %lld, durable %zu\n",
 			       name, n, (long long)st.st_size, len);
 			bad++;
