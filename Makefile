@@ -101,8 +101,8 @@ vm-check:
 
 # The power-cut test's long form: CRASH_STATES crash states per kernel
 # (make check runs its short form, 8 states, in vm-check), on 6.1 and
-# 6.12 unless KERNELS is given.  About 5 s of guest time per state here,
-# so 1000 states take about an hour and a half per kernel.
+# 6.12 unless KERNELS is given.  About 3 s per state here: 1000 states
+# took 52 minutes on 6.12 and 55 on 6.1.
 CRASH_STATES ?= 1000
 CRASH_OPS ?= 400
 CRASH_KERNELS := $(if $(filter command line environment,$(origin KERNELS)),$(KERNELS),6.1 6.12)
