@@ -193,14 +193,14 @@ static inline void fuzz_check_sector(const struct bds_layout *l, u64 len,
 				     u64 member_len, u64 s)
 {
 	u64 ms, k, ms2;
-	u32 m, m2, left;
+	u32 m, m2, left, slot, rank, i;
 
 	if (s >= len)
 		return;
 	bds_map_sector(l, s, &m, &ms);
 	FUZZ_CHECK(m < l->nr_members, "sector %llu -> member %u >= N",
 		   (unsigned long long)s, m);
-	FUZZ_CHECK(ms < member_len,
+	FUZZ_CHECK(ms < bds_member_sectors(l, member_len, m),
 		   "sector %llu -> member %u sector %llu >= member length %llu",
 		   (unsigned long long)s, m, (unsigned long long)ms,
 		   (unsigned long long)member_len);
@@ -209,12 +209,22 @@ static inline void fuzz_check_sector(const struct bds_layout *l, u64 len,
 		   m, (unsigned long long)ms,
 		   (unsigned long long)bds_unmap_sector(l, m, ms));
 
-	/* Documentation "Layout": k = s / chunk, p = k mod N, ... */
+	/*
+	 * Documentation "Layout": k = s / chunk, slot = k mod W, on the
+	 * slot's member as its unit (k div W) * w_m + rank, rank counting
+	 * the member's earlier slots of the cycle (without weights: W = N,
+	 * the slot's member is order[slot], w_m = 1, rank 0).
+	 */
 	k = s / l->chunk;
-	FUZZ_CHECK(m == l->order[k % l->nr_members],
-		   "sector %llu: member %u, formula says %u",
-		   (unsigned long long)s, m, l->order[k % l->nr_members]);
-	FUZZ_CHECK(ms == (k / l->nr_members) * l->chunk + s % l->chunk,
+	slot = (u32)(k % l->nr_slots);
+	FUZZ_CHECK(m == (l->slot ? l->slot[slot].member : l->order[slot]),
+		   "sector %llu: member %u, formula says slot %u",
+		   (unsigned long long)s, m, slot);
+	for (rank = 0, i = 0; i < slot; i++)
+		if (bds_slot_member(l, i) == m)
+			rank++;
+	FUZZ_CHECK(ms == ((k / l->nr_slots) * bds_weight(l, m) + rank) *
+		   l->chunk + s % l->chunk,
 		   "sector %llu: member sector %llu, formula disagrees",
 		   (unsigned long long)s, (unsigned long long)ms);
 
@@ -240,7 +250,7 @@ static inline void fuzz_check_member_sector(const struct bds_layout *l,
 	u64 s, ms2;
 	u32 m2;
 
-	if (m >= l->nr_members || ms >= member_len)
+	if (m >= l->nr_members || ms >= bds_member_sectors(l, member_len, m))
 		return;
 	s = bds_unmap_sector(l, m, ms);
 	FUZZ_CHECK(s < len, "(%u, %llu) -> sector %llu past the end %llu", m,
@@ -260,7 +270,7 @@ static inline void fuzz_check_member_sector(const struct bds_layout *l,
 static inline void fuzz_check_range(const struct bds_layout *l, u64 len,
 				    u64 member_len, u64 start, u64 end)
 {
-	u64 total = 0, ms, me;
+	u64 total = 0, ms, me, mlen;
 	u32 m;
 
 	if (start > end || end > len)
@@ -268,18 +278,20 @@ static inline void fuzz_check_range(const struct bds_layout *l, u64 len,
 	for (m = 0; m < l->nr_members; m++) {
 		bool r = bds_member_range(l, start, end, m, &ms, &me);
 
+		mlen = bds_member_sectors(l, member_len, m);
+
 		FUZZ_CHECK(r == (ms < me), "member %u: returned %d for [%llu, %llu)",
 			   m, r, (unsigned long long)ms,
 			   (unsigned long long)me);
-		FUZZ_CHECK(ms <= member_len && me <= member_len,
+		FUZZ_CHECK(ms <= mlen && me <= mlen,
 			   "member %u: [%llu, %llu) past member length %llu", m,
 			   (unsigned long long)ms, (unsigned long long)me,
-			   (unsigned long long)member_len);
-		if (ms > 0 && ms <= member_len)
+			   (unsigned long long)mlen);
+		if (ms > 0 && ms <= mlen)
 			FUZZ_CHECK(bds_unmap_sector(l, m, ms - 1) < start,
 				   "member %u: sector before the range start %llu is in the range",
 				   m, (unsigned long long)ms);
-		if (me < member_len)
+		if (me < mlen)
 			FUZZ_CHECK(bds_unmap_sector(l, m, me) >= end,
 				   "member %u: sector at range end %llu is before volume end %llu",
 				   m, (unsigned long long)me,
@@ -301,26 +313,26 @@ static inline void fuzz_check_range(const struct bds_layout *l, u64 len,
 
 /*
  * Run the mapping checks on a volume of @len sectors (a whole number of
- * stripes, member_len = len / N): first and last sectors, unit and
- * stripe boundaries at both ends, and the @nseeds values from the input,
- * as sectors, as member sectors and as range ends.
+ * cycles, member m holding len / W * w_m): first and last sectors, unit
+ * and cycle boundaries at both ends, and the @nseeds values from the
+ * input, as sectors, as member sectors and as range ends.
  */
 static inline void fuzz_check_mapping(const struct bds_layout *l, u64 len,
 				      const u64 *seeds, unsigned int nseeds)
 {
-	u64 member_len, width = bds_width(l), i, start, end;
+	u64 member_len, width = bds_cycle(l), i, start, end;
 	unsigned int j;
 
 	FUZZ_CHECK(bds_member_len(l, len, &member_len),
 		   "length %llu refused", (unsigned long long)len);
-	FUZZ_CHECK(member_len * l->nr_members == len,
-		   "member length %llu x %u != %llu",
-		   (unsigned long long)member_len, l->nr_members,
+	FUZZ_CHECK(member_len * l->nr_slots == len,
+		   "length per weight %llu x W %u != %llu",
+		   (unsigned long long)member_len, l->nr_slots,
 		   (unsigned long long)len);
-	FUZZ_CHECK(len % width == 0, "length not whole stripes");
+	FUZZ_CHECK(len % width == 0, "length not whole cycles");
 
 	/* units at the start and the end of the volume, both edges */
-	for (i = 0; i <= 2 * (u64)l->nr_members + 1; i++) {
+	for (i = 0; i <= 2 * (u64)l->nr_slots + 1; i++) {
 		u64 b = i * l->chunk;
 
 		if (b < len) {
@@ -332,7 +344,8 @@ static inline void fuzz_check_mapping(const struct bds_layout *l, u64 len,
 	}
 	for (j = 0; j < l->nr_members; j++) {
 		fuzz_check_member_sector(l, len, member_len, j, 0);
-		fuzz_check_member_sector(l, len, member_len, j, member_len - 1);
+		fuzz_check_member_sector(l, len, member_len, j,
+					 bds_member_sectors(l, member_len, j) - 1);
 	}
 	for (j = 0; j < nseeds; j++) {
 		u64 s = seeds[j] % len;
@@ -359,12 +372,12 @@ static inline void fuzz_check_mapping(const struct bds_layout *l, u64 len,
 }
 
 /*
- * Pick a volume length in whole stripes from @sel: one stripe, a few,
+ * Pick a volume length in whole cycles from @sel: one cycle, a few,
  * an arbitrary count, or the most that fits 64 bits.
  */
 static inline u64 fuzz_pick_len(const struct bds_layout *l, u64 sel)
 {
-	u64 width = bds_width(l), max = UINT64_MAX / width;
+	u64 width = bds_cycle(l), max = UINT64_MAX / width;
 
 	switch (sel & 3) {
 	case 0:

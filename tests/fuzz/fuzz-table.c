@@ -42,6 +42,8 @@ struct model_args {
 	u32 mode;
 	bool volume_given;
 	u8 volume_uuid[16];
+	bool weights_given;
+	u32 weight[BDS_MAX_MEMBERS];
 	unsigned int first_member;
 	unsigned int opt_start;
 };
@@ -57,7 +59,11 @@ struct model_args {
 #define E_OPT_NUM	"Invalid number of optional arguments: not an unsigned decimal number"
 #define E_OPT_FEW	"Not enough optional arguments: fewer words than <#opt_args> says"
 #define E_OPT_MANY	"Unexpected words after the optional arguments"
-#define E_OPT_UNKNOWN	"Unknown optional argument: accepted are 'layout <interleave|sequential>' and 'volume <uuid>'"
+#define E_OPT_UNKNOWN	"Unknown optional argument: accepted are 'layout <interleave|sequential>', 'volume <uuid>' and 'weights <w0,w1,...>'"
+#define E_W_TWICE	"Optional argument 'weights' given more than once"
+#define E_W_NOVALUE	"Optional argument 'weights' needs a value: one weight per member, comma-separated"
+#define E_W_BAD		"Invalid weights: expected unsigned decimal numbers separated by single commas"
+#define E_W_COUNT	"Invalid weights: the list must give exactly one weight per member"
 #define E_VOL_TWICE	"Optional argument 'volume' given more than once"
 #define E_VOL_NOVALUE	"Optional argument 'volume' needs a value: the volume's UUID"
 #define E_VOL_BAD	"Invalid volume UUID: expected 8-4-4-4-12 hex digits, not all zero"
@@ -117,6 +123,41 @@ static bool model_uuid(const char *w, u8 *out)
 }
 
 /*
+ * "weights": the list cut at commas; read from the left, the first
+ * element that is not a number (empty, or any character but a digit)
+ * is refused as such, the first one past the member count as too many;
+ * a short list gives too few.  A number above 255 stays above it.
+ */
+static const char *model_weights(struct model_args *a, const char *list,
+				 unsigned int total)
+{
+	unsigned int k = 0;
+	const char *e;
+
+	for (;;) {
+		size_t len;
+		u32 v = 0;
+
+		e = strchr(list, ',');
+		len = e ? (size_t)(e - list) : strlen(list);
+		if (!len || strspn(list, "0123456789") < len)
+			return E_W_BAD;
+		if (k == total)
+			return E_W_COUNT;
+		for (size_t c = 0; c < len; c++) {
+			v = v * 10 + (u32)(list[c] - '0');
+			if (v > 255)
+				v = 256;
+		}
+		a->weight[k++] = v;
+		if (!e)
+			break;
+		list = e + 1;
+	}
+	return k == total ? NULL : E_W_COUNT;
+}
+
+/*
  * The table shape, written from the documentation.  Returns NULL when
  * accepted, else the reason.  Only numbers are checked here; the
  * geometry (chunk alignment, member count, width) is bds_layout_init's.
@@ -166,6 +207,8 @@ static const char *model_parse(struct model_args *a, unsigned int argc,
 		}
 	}
 	a->opt_start = i;
+	for (d = 0; d < total; d++)
+		a->weight[d] = 1;
 
 	if (i == argc)
 		return NULL;
@@ -184,6 +227,19 @@ static const char *model_parse(struct model_args *a, unsigned int argc,
 		for (o = 0; o < nopt; o++) {
 			const char *w = argv[i + 1 + o];
 
+			if (word_is(w, "weights")) {
+				const char *e;
+
+				if (a->weights_given)
+					return E_W_TWICE;
+				if (++o == nopt)
+					return E_W_NOVALUE;
+				e = model_weights(a, argv[i + 1 + o], total);
+				if (e)
+					return e;
+				a->weights_given = true;
+				continue;
+			}
 			if (word_is(w, "volume")) {
 				if (a->volume_given)
 					return E_VOL_TWICE;
@@ -220,6 +276,57 @@ static bool is_blank(char c)
 }
 
 static int verbose = -1;	/* BDS_FUZZ_VERBOSE set: print the verdict */
+static struct bds_slot slots[BDS_MAX_SLOTS];
+static u16 slot_of[BDS_MAX_SLOTS];
+
+/*
+ * The weights' checks, from the documentation ("Parameters", "Limits"):
+ * each 1..255, their sum W at most 1024, none but 1 with the sequential
+ * layout, and chunk x W bytes within 32 bits, in that order.
+ */
+static enum bds_geom_err model_weights_geom(const struct bds_layout *l,
+					    const u32 *w, u32 n)
+{
+	u64 sum = 0;
+	u32 m;
+
+	for (m = 0; m < n; m++) {
+		if (w[m] < 1 || w[m] > 255)
+			return BDS_ERR_WEIGHT_RANGE;
+		sum += w[m];
+	}
+	if (sum > 1024)
+		return BDS_ERR_WEIGHT_SUM;
+	if (sum != n && l->mode == BDS_LAYOUT_SEQUENTIAL)
+		return BDS_ERR_WEIGHT_SEQUENTIAL;
+	if ((u64)l->chunk * 512 * sum > 0xffffffffULL)
+		return BDS_ERR_CYCLE_TOO_BIG;
+	return BDS_OK;
+}
+
+/*
+ * A weighted layout's slots: W of them, member m in exactly w_m, and
+ * all weights 1 the layout without weights.
+ */
+static void fuzz_check_slots(const struct bds_layout *l, const u32 *w,
+			     u32 nr_slots)
+{
+	u32 cnt[BDS_MAX_MEMBERS] = { 0 }, s, m;
+
+	FUZZ_CHECK(l->nr_slots == nr_slots, "nr_slots %u, W %u", l->nr_slots,
+		   nr_slots);
+	FUZZ_CHECK(!l->slot == (nr_slots == l->nr_members),
+		   "slot table %s with W %u, N %u", l->slot ? "set" : "unset",
+		   nr_slots, l->nr_members);
+	for (s = 0; s < nr_slots; s++) {
+		m = bds_slot_member(l, s);
+		FUZZ_CHECK(m < l->nr_members, "slot %u: member %u", s, m);
+		cnt[m]++;
+	}
+	for (m = 0; m < l->nr_members; m++)
+		FUZZ_CHECK(cnt[m] == w[m] && bds_weight(l, m) == w[m],
+			   "member %u: %u slots, weight %u", m, cnt[m], w[m]);
+}
 static char buf[MAX_INPUT + 1];
 static char *words[MAX_WORDS];
 
@@ -235,6 +342,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	enum bds_geom_err gerr, want;
 	u64 len = 0, seeds[16], member_len;
 	bool len_given = false;
+	u32 nr_slots;
 	int r;
 
 	if (verbose < 0)
@@ -289,6 +397,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		   kargs.nr_groups == margs.nr_groups &&
 		   (u32)kargs.mode == margs.mode &&
 		   kargs.volume_given == margs.volume_given &&
+		   kargs.weights_given == margs.weights_given &&
+		   !memcmp(kargs.weight, margs.weight,
+			   kargs.nr_members * sizeof(u32)) &&
 		   (!kargs.volume_given ||
 		    !memcmp(kargs.volume_uuid, margs.volume_uuid, 16)) &&
 		   kargs.first_member == margs.first_member &&
@@ -318,6 +429,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fuzz_check_order(&layout, kargs.chunk, kargs.group_size,
 			 kargs.nr_groups, (u32)kargs.mode);
 
+	/* The weights, as bds_ctr() applies them. */
+	gerr = bds_weights_check(&layout, kargs.weight, &nr_slots);
+	want = model_weights_geom(&layout, margs.weight, kargs.nr_members);
+	FUZZ_CHECK(gerr == want, "bds_weights_check says %d (%s), doc says %d (%s)",
+		   gerr, bds_geom_error(gerr), want, bds_geom_error(want));
+	if (verbose && gerr != BDS_OK)
+		fprintf(stderr, "table: %s\n", bds_geom_error(gerr));
+	if (gerr != BDS_OK)
+		return 0;
+	bds_layout_weigh(&layout, kargs.weight, nr_slots, slots, slot_of);
+	fuzz_check_slots(&layout, kargs.weight, nr_slots);
+
 	/* The member words sit where bds_ctr() will look for them. */
 	for (g = 0, i = kargs.first_member; g < kargs.nr_groups; g++, i++) {
 		FUZZ_CHECK(i - 1 < argc, "group %u: #devs word past the end", g);
@@ -330,11 +453,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (len_given) {
 		bool ok = bds_member_len(&layout, len, &member_len);
 
-		FUZZ_CHECK(ok == (len % bds_width(&layout) == 0),
-			   "length %llu, width %u: bds_member_len says %d",
-			   (unsigned long long)len, bds_width(&layout), ok);
+		FUZZ_CHECK(ok == (len % bds_cycle(&layout) == 0),
+			   "length %llu, cycle %u: bds_member_len says %d",
+			   (unsigned long long)len, bds_cycle(&layout), ok);
 		if (verbose && !ok)
-			fprintf(stderr, "table: length not whole stripes\n");
+			fprintf(stderr, "table: length not whole cycles\n");
 		if (!ok)
 			return 0;
 	} else {
