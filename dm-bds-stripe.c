@@ -128,7 +128,8 @@ struct bds_group_stats {
 struct bds_ctx {
 	struct dm_target *ti;
 	struct bds_layout layout;
-	sector_t member_len;
+	struct bds_slot *slots;		/* a weighted layout's W slots, or NULL */
+	sector_t member_len;		/* sectors of a member of weight 1 */
 	bool volume_given;		/* "volume <uuid>": labels checked */
 	u8 volume_uuid[BDS_UUID_LEN];
 	struct bds_group_stats __percpu *stats;
@@ -171,7 +172,7 @@ static int bds_get_member(struct bds_ctx *sc, unsigned int m, char **words)
 	struct bds_member *mb = &sc->members[m];
 	struct block_device *bdev;
 	unsigned int lbs, i;
-	u64 offset;
+	u64 offset, len;
 	int r;
 
 	/* Checked by bds_parse_table(); this cannot fail. */
@@ -208,12 +209,13 @@ static int bds_get_member(struct bds_ctx *sc, unsigned int m, char **words)
 		ti->error = "Member offset is not a multiple of the member's logical block size";
 		return -EINVAL;
 	}
+	len = bds_member_sectors(&sc->layout, sc->member_len, m);
 	if (offset > bdev_nr_sectors(bdev) ||
-	    sc->member_len > bdev_nr_sectors(bdev) - offset) {
+	    len > bdev_nr_sectors(bdev) - offset) {
 		DMERR("member %u (%s): needs %llu + %llu sectors, has %llu",
-		      m, mb->dev->name, offset, (u64)sc->member_len,
+		      m, mb->dev->name, offset, len,
 		      (u64)bdev_nr_sectors(bdev));
-		ti->error = "Member device too small for offset + length / members";
+		ti->error = "Member device too small for offset + its share of the length";
 		return -EINVAL;
 	}
 	return 0;
@@ -338,7 +340,7 @@ static const struct bds_label *bds_member_label(struct bds_ctx *sc,
 static bool bds_label_geometry_is(const struct bds_label *l,
 				  const struct bds_layout *layout)
 {
-	u32 g;
+	u32 g, m;
 
 	if (l->nr_members != layout->nr_members ||
 	    l->nr_groups != layout->nr_groups ||
@@ -346,6 +348,9 @@ static bool bds_label_geometry_is(const struct bds_label *l,
 		return false;
 	for (g = 0; g < l->nr_groups; g++)
 		if (l->group_size[g] != layout->group_size[g])
+			return false;
+	for (m = 0; m < l->nr_members; m++)
+		if (l->weight[m] != bds_weight(layout, m))
 			return false;
 	return true;
 }
@@ -433,48 +438,72 @@ static void bds_put_members(struct bds_ctx *sc, unsigned int count)
 		dm_put_device(sc->ti, sc->members[count].dev);
 }
 
+/*
+ * The layout of the table in @sc->layout, with its weights: the slot
+ * arrays are allocated for the table's W, only when some weight is not 1.
+ */
+static int bds_init_layout(struct bds_ctx *sc, const struct bds_args *args)
+{
+	struct bds_layout *l = &sc->layout;
+	enum bds_geom_err gerr;
+	u32 nr_slots;
+
+	gerr = bds_layout_init(l, args->chunk, args->group_size,
+			       args->nr_groups, args->mode);
+	if (gerr == BDS_OK)
+		gerr = bds_weights_check(l, args->weight, &nr_slots);
+	if (gerr != BDS_OK)
+		return bds_refuse(&sc->ti->error, bds_geom_error(gerr));
+	if (nr_slots == l->nr_members)
+		return 0;
+	/* W slots, then W u16 entries of slot_of. */
+	sc->slots = kcalloc(nr_slots, sizeof(*sc->slots) + sizeof(u16),
+			    GFP_KERNEL);
+	if (!sc->slots) {
+		sc->ti->error = "Cannot allocate the weighted slot tables";
+		return -ENOMEM;
+	}
+	bds_layout_weigh(l, args->weight, nr_slots, sc->slots,
+			 (u16 *)(sc->slots + nr_slots));
+	return 0;
+}
+
 static int bds_ctr(struct dm_target *ti, unsigned int argc, char **argv)
 {
 	struct bds_args args;
-	struct bds_layout layout;
-	enum bds_geom_err gerr;
 	const char *msg;
 	struct bds_ctx *sc;
 	unsigned int m, g, d, i;
-	u64 member_len;
 	int r;
 
 	msg = bds_parse_table(&args, argc, argv);
 	if (msg)
 		return bds_refuse(&ti->error, msg);
 
-	gerr = bds_layout_init(&layout, args.chunk, args.group_size,
-			       args.nr_groups, args.mode);
-	if (gerr != BDS_OK)
-		return bds_refuse(&ti->error, bds_geom_error(gerr));
-	if (!bds_member_len(&layout, ti->len, &member_len)) {
-		ti->error = "Target length is not a multiple of the stripe width (chunk x members)";
-		return -EINVAL;
-	}
-
-	sc = kzalloc(struct_size(sc, members, layout.nr_members), GFP_KERNEL);
+	sc = kzalloc(struct_size(sc, members, args.nr_members), GFP_KERNEL);
 	if (!sc) {
 		ti->error = "Cannot allocate bds-stripe context";
 		return -ENOMEM;
 	}
 	sc->ti = ti;
-	sc->layout = layout;
-	sc->member_len = member_len;
+	r = bds_init_layout(sc, &args);
+	if (r)
+		goto bad_layout;
+	if (!bds_member_len(&sc->layout, ti->len, &sc->member_len)) {
+		r = bds_refuse(&ti->error, sc->slots ? BDS_MSG_LEN_CYCLE :
+			       BDS_MSG_LEN_WIDTH);
+		goto bad_layout;
+	}
 	sc->volume_given = args.volume_given;
 	memcpy(sc->volume_uuid, args.volume_uuid, BDS_UUID_LEN);
 	INIT_WORK(&sc->trigger_event, bds_trigger_event);
 
-	sc->stats = __alloc_percpu(sizeof(*sc->stats) * layout.nr_groups,
+	sc->stats = __alloc_percpu(sizeof(*sc->stats) * args.nr_groups,
 				   __alignof__(*sc->stats));
 	if (!sc->stats) {
 		ti->error = "Cannot allocate per-CPU counters";
 		r = -ENOMEM;
-		goto bad_stats;
+		goto bad_layout;
 	}
 
 	/* Member words follow each group's #devs. */
@@ -503,18 +532,22 @@ static int bds_ctr(struct dm_target *ti, unsigned int argc, char **argv)
 		goto bad_members;
 	}
 
-	ti->num_flush_bios = layout.nr_members;
+	ti->num_flush_bios = args.nr_members;
 	bds_set_flush_bypass(ti);
-	ti->num_discard_bios = layout.nr_members;
-	ti->num_secure_erase_bios = layout.nr_members;
-	ti->num_write_zeroes_bios = layout.nr_members;
+	ti->num_discard_bios = args.nr_members;
+	ti->num_secure_erase_bios = args.nr_members;
+	ti->num_write_zeroes_bios = args.nr_members;
+	/* A weighted bio's pieces are found by member: see bds_map_pieces(). */
+	if (sc->slots)
+		ti->per_io_data_size = args.nr_members * sizeof(struct bds_piece *);
 	ti->private = sc;
 	return 0;
 
 bad_members:
 	bds_put_members(sc, m);
 	free_percpu(sc->stats);
-bad_stats:
+bad_layout:
+	kfree(sc->slots);
 	kfree(sc);
 	return r;
 }
@@ -527,6 +560,7 @@ static void bds_dtr(struct dm_target *ti)
 	bioset_exit(&sc->pieces);
 	bds_put_members(sc, sc->layout.nr_members);
 	free_percpu(sc->stats);
+	kfree(sc->slots);
 	kfree(sc);
 }
 
@@ -624,13 +658,35 @@ static void bds_free_pieces(struct bds_piece *first)
 }
 
 /*
+ * The stripe units a piece for member @m carries of [@start, @end), which
+ * spans @nr_units units from slot @pos0 on (@i: the piece's place when
+ * the layout has no weights), one more for a partial last unit.
+ */
+static u64 bds_units_on(const struct bds_layout *l, u64 start, u64 end,
+			u32 m, u64 nr_units, u32 i)
+{
+	u64 mstart, mend;
+	u32 rem;
+
+	if (!l->slot)
+		return bds_piece_units(l, nr_units, i);
+	bds_member_range(l, start, end, m, &mstart, &mend);
+	return bds_div(mend - mstart, l->chunk, &rem) + 2;
+}
+
+/*
  * Allocate one piece per member that the @nr_units stripe units of @bio,
- * from position @pos0 on, touch: a ring in position order.  Never sleeps:
- * when memory is short the caller sends the first stripe unit alone,
- * through device-mapper's own mempools, which always make progress.
+ * from @start at slot @pos0 on, touch: a ring in the order the units first
+ * reach them.  Without weights that is position order, and the ring gives
+ * the piece of every next unit; with weights @by_member (one entry per
+ * member, in the clone's per-bio data) does.  Never sleeps: when memory
+ * is short the caller sends the first stripe unit alone, through
+ * device-mapper's own mempools, which always make progress.
  */
 static struct bds_piece *bds_alloc_pieces(struct bds_ctx *sc, struct bio *bio,
-					  u32 pos0, u64 nr_units)
+					  u64 start, u32 pos0, u64 nr_units,
+					  struct bds_piece **by_member,
+					  u32 *nr_pieces)
 {
 	const struct bds_layout *l = &sc->layout;
 	struct bds_piece *first = NULL, *last = NULL, *p;
@@ -638,16 +694,23 @@ static struct bds_piece *bds_alloc_pieces(struct bds_ctx *sc, struct bio *bio,
 	struct bvec_iter iter;
 	struct bio_vec bv;
 	struct bio *pb;
-	u32 i, n, m;
+	u32 i, n, m, s = pos0;
 
 	bio_for_each_bvec(bv, bio, iter)
 		nr_bvecs++;
 
-	n = min_t(u64, nr_units, l->nr_members);
-	for (i = 0; i < n; i++) {
+	if (by_member)
+		memset(by_member, 0, l->nr_members * sizeof(*by_member));
+	*nr_pieces = 0;
+	n = min_t(u64, nr_units, l->nr_slots);
+	for (i = 0; i < n; i++, s = s + 1 == l->nr_slots ? 0 : s + 1) {
+		m = bds_slot_member(l, s);
+		if (by_member && by_member[m])
+			continue;
 		/* A unit boundary may split a bvec: one more per unit. */
-		nr_vecs = nr_bvecs + bds_piece_units(l, nr_units, i);
-		m = l->order[(pos0 + i) % l->nr_members];
+		nr_vecs = nr_bvecs + bds_units_on(l, start,
+						  start + bio_sectors(bio), m,
+						  nr_units, i);
 		pb = bio_alloc_bioset(sc->members[m].dev->bdev,
 				      min_t(unsigned int, nr_vecs, BIO_MAX_VECS),
 				      bio->bi_opf, GFP_NOWAIT | __GFP_NOWARN,
@@ -657,11 +720,14 @@ static struct bds_piece *bds_alloc_pieces(struct bds_ctx *sc, struct bio *bio,
 		p = container_of(pb, struct bds_piece, bio);
 		p->sc = sc;
 		p->member = m;
+		if (by_member)
+			by_member[m] = p;
 		if (last)
 			last->next = p;
 		else
 			first = p;
 		last = p;
+		++*nr_pieces;
 	}
 	if (!first)
 		return NULL;
@@ -673,15 +739,27 @@ static struct bds_piece *bds_alloc_pieces(struct bds_ctx *sc, struct bio *bio,
 	return first;
 }
 
+/* The piece of the stripe unit after piece @p's, the unit at slot *@s. */
+static struct bds_piece *bds_next_piece(const struct bds_layout *l,
+					struct bds_piece *p,
+					struct bds_piece **by_member, u32 *s)
+{
+	if (!by_member)
+		return p->next;
+	*s = *s + 1 == l->nr_slots ? 0 : *s + 1;
+	return by_member[bds_slot_member(l, *s)];
+}
+
 /*
- * Gather the data of @bio into the ring of pieces, one stripe unit after
- * the other; the first unit holds @first_unit_sectors of the bio.  Returns
- * the number of sectors gathered: all of @bio, or the whole stripe units
- * before the first that did not fit into its piece's bvecs (0 if that is
- * the first).
+ * Gather the data of @bio into the pieces, one stripe unit after the
+ * other, from piece @p whose unit is at slot @s; the first unit holds
+ * @first_unit_sectors of the bio.  Returns the number of sectors
+ * gathered: all of @bio, or the whole stripe units before the first that
+ * did not fit into its piece's bvecs (0 if that is the first).
  */
 static u32 bds_fill_pieces(struct bds_ctx *sc, struct bio *bio,
-			   struct bds_piece *p, u32 first_unit_sectors)
+			   struct bds_piece *p, struct bds_piece **by_member,
+			   u32 s, u32 first_unit_sectors)
 {
 	u32 unit = sc->layout.chunk << SECTOR_SHIFT;
 	u32 left = first_unit_sectors << SECTOR_SHIFT;
@@ -706,7 +784,7 @@ static u32 bds_fill_pieces(struct bds_ctx *sc, struct bio *bio,
 			left -= n;
 			if (!left) {
 				done += unit_len;
-				p = p->next;
+				p = bds_next_piece(&sc->layout, p, by_member, &s);
 				vcnt = p->bio.bi_vcnt;
 				size = p->bio.bi_iter.bi_size;
 				left = unit;
@@ -741,8 +819,10 @@ static void bds_submit_piece(struct bds_ctx *sc, struct bio *clone,
 
 /*
  * Send a read or write that spans several stripe units as one request per
- * member, carrying that member's units (contiguous on the member), instead
- * of one request per unit.  @start is the bio's first sector in the
+ * member, carrying that member's units, instead of one request per unit.
+ * A member's units of the bio are contiguous on the member, with weights
+ * too: the member's units of a cycle are its next w_m units on the
+ * member, in slot order, and cycles follow one another.  @start is the bio's first sector in the
  * target, @left the sectors of its first unit.  Returns false when it
  * cannot; the caller then sends the first stripe unit alone and
  * device-mapper the rest later.
@@ -751,6 +831,7 @@ static bool bds_map_pieces(struct bds_ctx *sc, struct bio *clone, u64 start,
 			   u32 left)
 {
 	const struct bds_layout *l = &sc->layout;
+	struct bds_piece **by_member = NULL;
 	u64 nr_units, mstart, mend;
 	struct bds_piece *p, *next;
 	u32 pos0, len, i, n;
@@ -760,11 +841,13 @@ static bool bds_map_pieces(struct bds_ctx *sc, struct bio *clone, u64 start,
 	    (clone->bi_opf & (REQ_POLLED | REQ_INTEGRITY)))
 		return false;
 
+	if (sc->slots)
+		by_member = dm_per_bio_data(clone, sc->ti->per_io_data_size);
 	nr_units = bds_span(l, start, start + bio_sectors(clone), &pos0);
-	p = bds_alloc_pieces(sc, clone, pos0, nr_units);
+	p = bds_alloc_pieces(sc, clone, start, pos0, nr_units, by_member, &n);
 	if (!p)
 		return false;
-	len = bds_fill_pieces(sc, clone, p, left);
+	len = bds_fill_pieces(sc, clone, p, by_member, pos0, left);
 	if (!len) {
 		bds_free_pieces(p);
 		return false;
@@ -772,7 +855,6 @@ static bool bds_map_pieces(struct bds_ctx *sc, struct bio *clone, u64 start,
 	if (len < bio_sectors(clone))
 		dm_accept_partial_bio(clone, len);
 
-	n = min_t(u64, nr_units, l->nr_members);
 	for (i = 0; i < n; i++, p = next) {
 		next = p->next;
 		if (bds_member_range(l, start, start + len, p->member,
@@ -863,6 +945,19 @@ static void bds_sum_stats(struct bds_ctx *sc, u32 g,
 	}
 }
 
+/* @key, then the weights in table order separated by @sep. */
+static void bds_emit_weights(const struct bds_layout *l, const char *key,
+			     const char *sep, char *result, unsigned int maxlen,
+			     unsigned int *szp)
+{
+	unsigned int sz = *szp, m;
+
+	DMEMIT("%s", key);
+	for (m = 0; m < l->nr_members; m++)
+		DMEMIT("%s%u", m ? sep : "", bds_weight(l, m));
+	*szp = sz;
+}
+
 static void bds_status(struct dm_target *ti, status_type_t type,
 		       unsigned int status_flags, char *result,
 		       unsigned int maxlen)
@@ -879,8 +974,8 @@ static void bds_status(struct dm_target *ti, status_type_t type,
 			DMEMIT("%c", atomic_read(&sc->members[m].errors) ?
 			       'D' : 'A');
 		DMEMIT(" %s ", bds_layout_word(l));
-		for (m = 0; m < l->nr_members; m++)
-			DMEMIT("%s%u", m ? "," : "", l->order[m]);
+		for (m = 0; m < l->nr_slots; m++)
+			DMEMIT("%s%u", m ? "," : "", bds_slot_member(l, m));
 		DMEMIT(" %u", l->nr_groups);
 		for (g = 0; g < l->nr_groups; g++) {
 			bds_sum_stats(sc, g, &sum);
@@ -901,13 +996,16 @@ static void bds_status(struct dm_target *ti, status_type_t type,
 				DMEMIT(" %s %llu", sc->members[m].dev->name,
 				       (u64)sc->members[m].offset);
 		}
-		if (l->mode != BDS_LAYOUT_INTERLEAVE || sc->volume_given)
+		if (l->mode != BDS_LAYOUT_INTERLEAVE || sc->volume_given ||
+		    sc->slots)
 			DMEMIT(" %u", (l->mode != BDS_LAYOUT_INTERLEAVE ? 2 : 0) +
-			       (sc->volume_given ? 2 : 0));
+			       (sc->volume_given ? 2 : 0) + (sc->slots ? 2 : 0));
 		if (l->mode != BDS_LAYOUT_INTERLEAVE)
 			DMEMIT(" layout %s", bds_layout_word(l));
 		if (sc->volume_given)
 			DMEMIT(" volume %pUb", sc->volume_uuid);
+		if (sc->slots)
+			bds_emit_weights(l, " weights ", ",", result, maxlen, &sz);
 		break;
 
 	case STATUSTYPE_IMA:
@@ -936,6 +1034,8 @@ static void bds_status(struct dm_target *ti, status_type_t type,
 			       'D' : 'A');
 		if (sc->volume_given)
 			DMEMIT(",volume_uuid=%pUb", sc->volume_uuid);
+		if (sc->slots)
+			bds_emit_weights(l, ",weights=", "+", result, maxlen, &sz);
 		DMEMIT(";");
 		break;
 	}
@@ -950,7 +1050,8 @@ static int bds_iterate_devices(struct dm_target *ti,
 
 	for (m = 0; !r && m < sc->layout.nr_members; m++)
 		r = fn(ti, sc->members[m].dev, sc->members[m].offset,
-		       sc->member_len, data);
+		       bds_member_sectors(&sc->layout, sc->member_len, m),
+		       data);
 	return r;
 }
 
@@ -959,9 +1060,13 @@ static void bds_io_hints(struct dm_target *ti, struct queue_limits *limits)
 	struct bds_ctx *sc = ti->private;
 	u32 unit = sc->layout.chunk << SECTOR_SHIFT;
 
-	/* Both fit 32 bits: bds_layout_init() refused any larger. */
+	/*
+	 * Both fit 32 bits: bds_layout_init() and bds_weights_check()
+	 * refused any larger.  A full cycle (a stripe without weights) is
+	 * the transfer that keeps every member busy for its share.
+	 */
 	limits->io_min = unit;
-	limits->io_opt = unit * sc->layout.nr_members;
+	limits->io_opt = unit * sc->layout.nr_slots;
 	/*
 	 * Also what keeps atomic writes within one stripe unit: the block
 	 * layer caps the atomic unit at the largest power of two dividing
