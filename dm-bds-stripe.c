@@ -784,6 +784,9 @@ static u32 bds_fill_pieces(struct bds_ctx *sc, struct bio *bio,
 			left -= n;
 			if (!left) {
 				done += unit_len;
+				/* No next unit: with weights, maybe no piece. */
+				if (done == bio->bi_iter.bi_size)
+					return bio_sectors(bio);
 				p = bds_next_piece(&sc->layout, p, by_member, &s);
 				vcnt = p->bio.bi_vcnt;
 				size = p->bio.bi_iter.bi_size;

@@ -5,7 +5,8 @@
 # reason from the doc's Errors table, and a refusal leaves nothing behind.
 # For each of a corpus of refused tables (bad numbers, counts that disagree
 # with the words, bad optional words, chunk/width/group/member limits,
-# lengths, too-small, duplicate and missing members, "volume" words, and
+# lengths, too-small, duplicate and missing members, "volume" words,
+# "weights" words and their limits, and
 # "volume" over members without a label):
 #  - `dmsetup create` fails and leaves no dm device;
 #  - the kernel log holds exactly one "table: <dev>: bds-stripe: <reason>"
@@ -250,7 +251,7 @@ refuse "1 layout" "Optional argument 'layout' needs a value: interleave or seque
 	"0 $L2 $B 128 1 $G2 1 layout"
 refuse "2 layout diagonal" "Invalid layout: accepted values are interleave and sequential" \
 	"0 $L2 $B 128 1 $G2 2 layout diagonal"
-R="Unknown optional argument: accepted are 'layout <interleave|sequential>' and 'volume <uuid>'"
+R="Unknown optional argument: accepted are 'layout <interleave|sequential>', 'volume <uuid>' and 'weights <w0,w1,...>'"
 refuse "2 foo bar" "$R" "0 $L2 $B 128 1 $G2 2 foo bar"
 refuse "2 sequential layout" "$R" "0 $L2 $B 128 1 $G2 2 sequential layout"
 R="Optional argument 'layout' given more than once"
@@ -272,6 +273,37 @@ refuse "volume given twice" "Optional argument 'volume' given more than once" \
 refuse "volume over unlabelled members" "Member has no valid bds-stripe label" \
 	"0 $L2 $B 128 1 $G2 2 volume $U" \
 	"member 0 ($mm0): no valid label: primary: no bds-stripe label (magic); backup: no bds-stripe label (magic)"
+
+# --- weights ------------------------------------------------------------------------------------------
+refuse "1 weights" "Optional argument 'weights' needs a value: one weight per member, comma-separated" \
+	"0 $L2 $B 128 1 $G2 1 weights"
+refuse "weights given twice" "Optional argument 'weights' given more than once" \
+	"0 $L2 $B 128 1 $G2 4 weights 1,2 WEIGHTS 1,2"
+R="Invalid weights: expected unsigned decimal numbers separated by single commas"
+refuse "weights 1,,2" "$R" "0 $L2 $B 128 1 $G2 2 weights 1,,2"
+refuse "weights 1,2," "$R" "0 $L2 $B 128 1 $G2 2 weights 1,2,"
+refuse "weights -1,2" "$R" "0 $L2 $B 128 1 $G2 2 weights -1,2"
+refuse "weights 0x2,1" "$R" "0 $L2 $B 128 1 $G2 2 weights 0x2,1"
+R="Invalid weights: the list must give exactly one weight per member"
+refuse "one weight for two members" "$R" "0 $L2 $B 128 1 $G2 2 weights 2"
+refuse "three weights for two members" "$R" "0 $L2 $B 128 1 $G2 2 weights 2,1,1"
+R="Invalid weight: each member's weight must be 1 to 255"
+refuse "weight 0" "$R" "0 $L2 $B 128 1 $G2 2 weights 0,1"
+refuse "weight 256" "$R" "0 $L2 $B 128 1 $G2 2 weights 1,256"
+refuse "weight 2^64 + 1" "$R" "0 $L2 $B 128 1 $G2 2 weights 1,18446744073709551617"
+refuse "weights 255 x 4 + 5 over 5 members" "Weights too large: their sum must be at most 1024" \
+	"0 $((128 * 1025)) $B 128 2 $G2 3 $m2 0 $m3 0 $m0 8 2 weights 255,255,255,255,5"
+refuse "weights with layout sequential" \
+	"Weights need layout interleave: sequential gives equal shares" \
+	"0 $((128 * 3 * 4)) $B 128 1 $G2 4 layout sequential weights 2,1"
+refuse "chunk 4194304 x weight 2 on one member" \
+	"Weighted cycle too large: chunk x sum of weights in bytes exceeds 32 bits" \
+	"0 $((4194304 * 2)) $B 4194304 1 1 $m0 0 2 weights 2"
+R="Target length is not a multiple of the cycle (chunk x sum of weights)"
+refuse "weights 2,1: length of 4 stripes, not whole cycles" "$R" \
+	"0 $L2 $B 128 1 $G2 2 weights 2,1"
+refuse "weights 3,1: length of 1 cycle and a unit" "$R" \
+	"0 $((128 * 5)) $B 128 1 $G2 2 weights 3,1"
 
 # --- chunk values ------------------------------------------------------------------------------------
 refuse "chunk 0" "Invalid chunk size: must be greater than 0" "0 $L2 $B 0 1 $G2"
@@ -329,7 +361,7 @@ refuse "length 2 chunks, 4 members" "$R" "0 256 $B 128 2 $G2 2 $m2 0 $m3 0"
 refuse "length 0" "core: zero-length target" "0 0 $B 128 1 $G2"
 
 # --- members: size -------------------------------------------------------------------------------------------------------
-R="Member device too small for offset + length / members"
+R="Member device too small for offset + its share of the length"
 refuse "second member offset 8 past the end" "$R" \
 	"0 $((2 * D)) $B 128 1 2 $m0 0 $m1 8" \
 	"member 1 ($mm1): needs 8 + $D sectors, has $D"
@@ -345,6 +377,11 @@ refuse "offset at the end of the disk" "$R" \
 refuse "chunk 8388600 (allowed) on one 1 GiB member" "$R" \
 	"0 8388600 $B 8388600 1 1 $m0 0" \
 	"member 0 ($mm0): needs 0 + 8388600 sectors, has $D"
+# With weights 3,1 member 0 holds 3/4 of the length: its share, not a quarter.
+W31=$(((D / 128 / 3) * 128 * 4))
+refuse "weights 3,1: member 0 too small for its 3/4 share" "$R" \
+	"0 $((W31 + 512)) $B 128 1 $G2 2 weights 3,1" \
+	"member 0 ($mm0): needs 0 + $(((W31 + 512) / 4 * 3)) sectors, has $D"
 log "not covered: misaligned offset (512-byte logical blocks: every offset is aligned)"
 
 # --- members: duplicates ------------------------------------------------------------------------------------------------
