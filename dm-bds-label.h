@@ -38,6 +38,16 @@
 
 #define BDS_LABEL_MAGIC		"BDSTRIPE"	/* 8 bytes, no NUL */
 #define BDS_LABEL_VERSION	1
+/*
+ * Incompatible features: a reader that does not know a bit set here
+ * refuses the label as a whole.  Known bits:
+ *   WEIGHTS  some member's weight is not 1: the volume uses a weighted
+ *            layout (target 1.5.0); set exactly when a weight is not 1,
+ *            so that older readers (which required weight 1) refuse such
+ *            a volume for the feature, not for a bad weight.
+ */
+#define BDS_LABEL_INCOMPAT_WEIGHTS	0x00000001U
+#define BDS_LABEL_INCOMPAT_KNOWN	BDS_LABEL_INCOMPAT_WEIGHTS
 #define BDS_LABEL_SIZE		8192		/* bytes, each copy */
 #define BDS_LABEL_SECTORS	(BDS_LABEL_SIZE >> 9)
 #define BDS_LABEL_PRIMARY	8		/* sector of the primary copy */
@@ -56,7 +66,7 @@ struct bds_label_head {
 	__le32 version;			/*   8 1 */
 	__le32 label_size;		/*  12 8192 */
 	__le32 crc;			/*  16 crc32c of the label, this as 0 */
-	__le32 incompat;		/*  20 features a reader must know: 0 */
+	__le32 incompat;		/*  20 features a reader must know */
 	__le64 generation;		/*  24 bumped on every membership change */
 	__le64 ctime;			/*  32 creation, seconds since 1970 UTC */
 	__le64 utime;			/*  40 this generation, seconds */
@@ -68,7 +78,7 @@ struct bds_label_head {
 	__le32 layout;			/*  92 0 interleave, 1 sequential */
 	__le64 chunk_sectors;		/*  96 stripe unit */
 	__le64 data_offset;		/* 104 this member's data, sectors */
-	__le64 data_sectors;		/* 112 per member, a multiple of chunk */
+	__le64 data_sectors;		/* 112 this member's, whole cycles' worth */
 	__le64 label_sector;		/* 120 where this copy lies */
 	__le64 backup_sector;		/* 128 where this member's backup lies */
 	__le64 member_sectors;		/* 136 the member's size at creation */
@@ -87,7 +97,7 @@ struct bds_label_group {
 struct bds_label_member {
 	u8 uuid[BDS_UUID_LEN];		/*  0 */
 	__le64 data_offset;		/* 16 sectors */
-	__le32 weight;			/* 24 1 (weighted layouts to come) */
+	__le32 weight;			/* 24 1..255, stripe units per cycle */
 	char serial[BDS_LABEL_SERIAL_LEN];	/* 28 for messages only */
 } __packed;
 
@@ -107,6 +117,7 @@ static_assert(offsetof(struct bds_label_disk, members) == 1280, "members");
 
 /* A decoded label, in host order. */
 struct bds_label {
+	u32 incompat;
 	u64 generation;
 	u64 ctime;
 	u64 utime;
@@ -404,7 +415,7 @@ static inline enum bds_label_err bds_label_check_raw(const u8 *buf,
 		return BDS_LABEL_ERR_SIZE;
 	if (le32_to_cpu(d->head.crc) != bds_label_crc(buf))
 		return BDS_LABEL_ERR_CRC;
-	if (le32_to_cpu(d->head.incompat))
+	if (le32_to_cpu(d->head.incompat) & ~BDS_LABEL_INCOMPAT_KNOWN)
 		return BDS_LABEL_ERR_INCOMPAT;
 	return BDS_LABEL_OK;
 }
@@ -414,6 +425,7 @@ static inline enum bds_label_err
 bds_label_decode_tables(const struct bds_label_disk *d, struct bds_label *l)
 {
 	u32 g, i, j, sum = 0;
+	bool weighted = false;
 
 	for (g = 0; g < BDS_MAX_GROUPS; g++) {
 		const struct bds_label_group *e = &d->groups[g];
@@ -454,9 +466,14 @@ bds_label_decode_tables(const struct bds_label_disk *d, struct bds_label *l)
 		for (j = 0; j < i; j++)
 			if (!memcmp(l->uuid[j], e->uuid, BDS_UUID_LEN))
 				return BDS_LABEL_ERR_UUID;
-		if (l->weight[i] != 1)
+		if (!l->weight[i] || l->weight[i] > BDS_MAX_WEIGHT)
 			return BDS_LABEL_ERR_WEIGHT;
+		if (l->weight[i] != 1)
+			weighted = true;
 	}
+	/* The WEIGHTS bit is set exactly when some weight is not 1. */
+	if (weighted != !!(l->incompat & BDS_LABEL_INCOMPAT_WEIGHTS))
+		return BDS_LABEL_ERR_WEIGHT;
 	return BDS_LABEL_OK;
 }
 
@@ -482,7 +499,9 @@ static inline enum bds_label_err bds_label_check_place(const struct bds_label *l
 	if (!l->data_sectors || l->data_offset > l->backup_sector ||
 	    l->data_sectors > l->backup_sector - l->data_offset)
 		return BDS_LABEL_ERR_PLACE;
-	bds_div(l->data_sectors, (u32)l->chunk_sectors, &rem);
+	/* Whole cycles: w_m stripe units each (chunk x 255 fits 32 bits). */
+	bds_div(l->data_sectors,
+		(u32)l->chunk_sectors * l->weight[l->member_index], &rem);
 	if (rem)
 		return BDS_LABEL_ERR_PLACE;
 	if (l->label_sector != BDS_LABEL_PRIMARY &&
@@ -500,11 +519,13 @@ static inline enum bds_label_err bds_label_decode_copy(const u8 *buf,
 	const struct bds_label_head *h = &d->head;
 	struct bds_layout layout;
 	enum bds_label_err err;
+	u32 nr_slots;
 
 	memset(l, 0, sizeof(*l));
 	err = bds_label_check_raw(buf, len);
 	if (err)
 		return err;
+	l->incompat = le32_to_cpu(h->incompat);
 	l->generation = le64_to_cpu(h->generation);
 	l->ctime = le64_to_cpu(h->ctime);
 	l->utime = le64_to_cpu(h->utime);
@@ -531,7 +552,8 @@ static inline enum bds_label_err bds_label_decode_copy(const u8 *buf,
 	if (err)
 		return err;
 	if (bds_layout_init(&layout, l->chunk_sectors, l->group_size,
-			    l->nr_groups, (enum bds_order_mode)l->layout))
+			    l->nr_groups, (enum bds_order_mode)l->layout) ||
+	    bds_weights_check(&layout, l->weight, &nr_slots))
 		return BDS_LABEL_ERR_GEOMETRY;
 	if (bds_uuid_is_zero(l->volume_uuid) ||
 	    memcmp(l->uuid[l->member_index], l->member_uuid, BDS_UUID_LEN))
@@ -580,9 +602,13 @@ static inline void bds_label_encode(const struct bds_label *l, u8 *buf)
 {
 	struct bds_label_disk *d = (void *)buf;
 	struct bds_label_head *h = &d->head;
-	u32 g, i;
+	u32 g, i, incompat = 0;
 
 	memset(buf, 0, BDS_LABEL_SIZE);
+	for (i = 0; i < l->nr_members && i < BDS_MAX_MEMBERS; i++)
+		if (l->weight[i] != 1)
+			incompat |= BDS_LABEL_INCOMPAT_WEIGHTS;
+	h->incompat = cpu_to_le32(incompat);
 	memcpy(h->magic, BDS_LABEL_MAGIC, 8);
 	h->version = cpu_to_le32(BDS_LABEL_VERSION);
 	h->label_size = cpu_to_le32(BDS_LABEL_SIZE);

@@ -381,9 +381,12 @@ static int bds_check_label(struct bds_ctx *sc, unsigned int m,
 		DMERR("member %u (%s): offset %llu, label's data offset %llu",
 		      m, mb->dev->name, (u64)mb->offset, l->data_offset);
 		why = "Member offset is not its label's data offset";
-	} else if (l->data_sectors != sc->member_len) {
-		DMERR("member %u (%s): %llu sectors per member, label says %llu",
-		      m, mb->dev->name, (u64)sc->member_len, l->data_sectors);
+	} else if (l->data_sectors !=
+		   bds_member_sectors(&sc->layout, sc->member_len, m)) {
+		DMERR("member %u (%s): %llu sectors on this member, label says %llu",
+		      m, mb->dev->name,
+		      bds_member_sectors(&sc->layout, sc->member_len, m),
+		      l->data_sectors);
 		why = "Target length is not the length its labels give the volume";
 	} else if (m && (l->generation != lc->generation ||
 			 memcmp(l->uuid, lc->uuid, sizeof(lc->uuid)))) {
@@ -1081,7 +1084,7 @@ static void bds_io_hints(struct dm_target *ti, struct queue_limits *limits)
 
 static struct target_type bds_target = {
 	.name = "bds-stripe",
-	.version = { 1, 4, 0 },
+	.version = { 1, 5, 0 },
 	.features = DM_TARGET_PASSES_INTEGRITY | DM_TARGET_NOWAIT |
 		    BDS_TARGET_ATOMIC_WRITES,
 	.module = THIS_MODULE,

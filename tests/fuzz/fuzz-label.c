@@ -26,9 +26,11 @@
  *     header: 1..32 groups, 1..128 members, group sizes adding up to the
  *     member count, unused groups and members zero, member_index in
  *     range and its uuid the member_uuid, member uuids nonzero and
- *     distinct, weights 1, this member's offset the data offset, data
- *     at or after sector 24, a nonzero whole number of stripe units
- *     ending at or before the backup, the backup where the member's size
+ *     distinct, weights 1..255 with "incompat" WEIGHTS exactly when one
+ *     is not 1 (sum at most 1024, interleave only, a cycle within 32
+ *     bits), this member's offset the data offset, data at or after
+ *     sector 24, a nonzero whole number of cycles' worth of this
+ *     member's units ending at or before the backup, the backup where the member's size
  *     puts it, the copy at sector 8 or at the backup, a geometry
  *     bds_layout_init() and fuzz_expected_geom() both accept, and a
  *     non-empty NUL-terminated volume name of the documented characters,
@@ -156,8 +158,9 @@ static void check_decoded(const struct bds_label *l)
 {
 	struct bds_layout layout;
 	enum bds_geom_err gerr, want;
-	u64 sum = 0, data_end, backup;
-	u32 g, i, j;
+	u64 sum = 0, data_end, backup, wsum = 0;
+	u32 g, i, j, nr_slots;
+	bool weighted = false;
 	size_t n;
 
 	FUZZ_CHECK(l->nr_groups >= 1 && l->nr_groups <= BDS_MAX_GROUPS,
@@ -204,9 +207,15 @@ static void check_decoded(const struct bds_label *l)
 		for (j = 0; j < i; j++)
 			FUZZ_CHECK(memcmp(l->uuid[i], l->uuid[j], BDS_UUID_LEN),
 				   "members %u and %u: same uuid", j, i);
-		FUZZ_CHECK(l->weight[i] == 1, "member %u: weight %u", i,
-			   l->weight[i]);
+		FUZZ_CHECK(l->weight[i] >= 1 && l->weight[i] <= 255,
+			   "member %u: weight %u", i, l->weight[i]);
+		if (l->weight[i] != 1)
+			weighted = true;
 	}
+	/* "incompat": only WEIGHTS is known, set exactly for weights != 1 */
+	FUZZ_CHECK(l->incompat == (weighted ? 1U : 0U),
+		   "incompat 0x%x with%s weights", l->incompat,
+		   weighted ? "" : "out");
 
 	FUZZ_CHECK(l->member_offset[l->member_index] == l->data_offset,
 		   "member %u: offset %llu, data_offset %llu", l->member_index,
@@ -242,11 +251,24 @@ static void check_decoded(const struct bds_label *l)
 	FUZZ_CHECK(gerr == BDS_OK && want == BDS_OK,
 		   "geometry refused: bds_layout_init %d (%s), doc %d (%s)",
 		   gerr, bds_geom_error(gerr), want, bds_geom_error(want));
-	/* chunk_sectors is nonzero: the geometry was accepted */
-	FUZZ_CHECK(l->data_sectors % l->chunk_sectors == 0,
-		   "data_sectors %llu not whole units of %llu",
-		   (unsigned long long)l->data_sectors,
+	/* The weights: sum <= 1024, interleave only, cycle within 32 bits. */
+	for (i = 0; i < l->nr_members; i++)
+		wsum += l->weight[i];
+	FUZZ_CHECK(wsum <= 1024 &&
+		   (!weighted || l->layout == BDS_LAYOUT_INTERLEAVE) &&
+		   l->chunk_sectors * 512 * wsum <= 0xffffffffULL,
+		   "weights sum %llu, layout %u, chunk %llu accepted",
+		   (unsigned long long)wsum, l->layout,
 		   (unsigned long long)l->chunk_sectors);
+	FUZZ_CHECK(bds_weights_check(&layout, l->weight, &nr_slots) == BDS_OK &&
+		   nr_slots == wsum, "bds_weights_check refuses the label's weights");
+	/* chunk_sectors is nonzero: the geometry was accepted */
+	FUZZ_CHECK(l->data_sectors %
+		   (l->chunk_sectors * l->weight[l->member_index]) == 0,
+		   "data_sectors %llu not whole cycles of %llu x %u",
+		   (unsigned long long)l->data_sectors,
+		   (unsigned long long)l->chunk_sectors,
+		   l->weight[l->member_index]);
 
 	n = strnlen(l->name, BDS_LABEL_NAME_LEN);
 	FUZZ_CHECK(n > 0 && n < BDS_LABEL_NAME_LEN, "name length %zu", n);

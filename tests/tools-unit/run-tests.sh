@@ -560,7 +560,7 @@ t "--create without the device in sysfs: a warning, not a failure" ra_no_device
 
 misc() {
 	run 2x4 --help && rc_is 0 && out_has "Usage: bds-stripe-table" &&
-	run 2x4 --version && rc_is 0 && out_has "bds-stripe-table 1.4.0" &&
+	run 2x4 --version && rc_is 0 && out_has "bds-stripe-table 1.5.0" &&
 	run 2x4 --name vol sdb sdc && rc_is 0 &&
 	out_has "dmsetup create vol --table '0 16777216 bds-stripe 512 1 2 8:16 0 8:32 0'"
 }

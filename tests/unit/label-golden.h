@@ -65,4 +65,24 @@ static inline void golden_label(struct bds_label *l)
 	memcpy(l->member_uuid, l->uuid[1], BDS_UUID_LEN);
 }
 
+/*
+ * The weighted golden label: the golden label's volume with weights
+ * 3,1,2 (W = 6), so its head says incompat WEIGHTS and member 1's data is
+ * its share, a whole number of cycles of one unit each.
+ * tests/unit/golden/label-v1-weighted.bin is this label as written.
+ */
+static inline void golden_weighted_label(struct bds_label *l)
+{
+	u64 cycles;
+
+	golden_label(l);
+	l->weight[0] = 3;
+	l->weight[1] = 1;
+	l->weight[2] = 2;
+	l->incompat = BDS_LABEL_INCOMPAT_WEIGHTS;
+	/* the heaviest member fills its space: whole cycles of 3 units */
+	cycles = (l->backup_sector - l->data_offset) / (128 * 3);
+	l->data_sectors = cycles * 128 * l->weight[1];
+}
+
 #endif /* BDS_LABEL_GOLDEN_H */

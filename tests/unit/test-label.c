@@ -17,7 +17,10 @@
  *     data offset.
  * Output is TAP; the last line is "N passed, N failed".
  *
- * Usage: test-label GOLDEN-FILE
+ *   - the weighted golden vector (golden/label-v1-weighted.bin) the same
+ *     way, and the rules that only weights bring.
+ *
+ * Usage: test-label GOLDEN-FILE WEIGHTED-GOLDEN-FILE
  */
 #include "dm-bds-label.h"	/* first: the header is self-contained */
 
@@ -221,7 +224,9 @@ static const struct mutation mutations[] = {
 	{ "version 0", 8, 4, 0, NULL, BDS_LABEL_ERR_VERSION, false },
 	{ "label size 4096", 12, 4, 4096, NULL, BDS_LABEL_ERR_SIZE, false },
 	{ "crc off by one", 16, 4, 0x4a8b05a9, NULL, BDS_LABEL_ERR_CRC, true },
-	{ "incompat feature", 20, 4, 1, NULL, BDS_LABEL_ERR_INCOMPAT, false },
+	{ "incompat feature 0x2", 20, 4, 2, NULL, BDS_LABEL_ERR_INCOMPAT, false },
+	{ "incompat feature 0x80000000", 20, 4, 0x80000000U, NULL, BDS_LABEL_ERR_INCOMPAT, false },
+	{ "incompat WEIGHTS, every weight 1", 20, 4, 1, NULL, BDS_LABEL_ERR_WEIGHT, false },
 	{ "member index 3 of 3", 80, 4, 3, NULL, BDS_LABEL_ERR_INDEX, false },
 	{ "nr_members 0", 84, 4, 0, NULL, BDS_LABEL_ERR_MEMBERS, false },
 	{ "nr_members 129", 84, 4, 129, NULL, BDS_LABEL_ERR_MEMBERS, false },
@@ -243,7 +248,7 @@ static const struct mutation mutations[] = {
 	{ "member 0 UUID zero", 1280, 16, 0, NULL, BDS_LABEL_ERR_UUID, false },
 	{ "unused member entry not zero", 1280 + 48 * 3 + 30, 1, 'x', NULL, BDS_LABEL_ERR_MEMBERS, false },
 	{ "weight 0", 1280 + 48 + 24, 4, 0, NULL, BDS_LABEL_ERR_WEIGHT, false },
-	{ "weight 2 (weighted layouts are not version 1)", 1280 + 24, 4, 2, NULL, BDS_LABEL_ERR_WEIGHT, false },
+	{ "weight 2 without incompat WEIGHTS", 1280 + 24, 4, 2, NULL, BDS_LABEL_ERR_WEIGHT, false },
 	{ "name empty", 256, 0, 0, "", BDS_LABEL_ERR_NAME, false },
 	{ "name with a blank", 256, 0, 0, "a b", BDS_LABEL_ERR_NAME, false },
 	{ "name with a slash", 256, 0, 0, "a/b", BDS_LABEL_ERR_NAME, false },
@@ -389,6 +394,35 @@ static void random_text(char *s, size_t max, const char *set)
 	s[n] = '\0';
 }
 
+/*
+ * Half of the interleaved labels get random weights (sum at most 1024,
+ * a cycle within 32 bits of bytes, and room for a cycle of the heaviest
+ * member below the backup); the others keep weight 1 everywhere.
+ */
+static void random_weights(struct bds_label *l)
+{
+	u64 room = l->backup_sector - l->data_offset;
+	u32 i, w = 0, top;
+
+	for (i = 0; i < l->nr_members; i++)
+		l->weight[i] = 1;
+	if (l->layout != BDS_LAYOUT_INTERLEAVE || (rnd() & 1))
+		return;
+	top = 1 + (u32)(rnd() % 255);
+	for (i = 0; i < l->nr_members; i++) {
+		u32 left = 1024 - w - (l->nr_members - i - 1);
+		u32 max = top < left ? top : left;
+
+		l->weight[i] = 1 + (u32)(rnd() % max);
+		if ((l->chunk_sectors << 9) * (w + l->weight[i]) > 0xffffffffULL ||
+		    l->chunk_sectors * l->weight[i] > room)
+			l->weight[i] = 1;
+		w += l->weight[i];
+	}
+	if (w != l->nr_members)
+		l->incompat = BDS_LABEL_INCOMPAT_WEIGHTS;
+}
+
 static void random_label(struct bds_label *l)
 {
 	static const char name_set[] =
@@ -415,6 +449,7 @@ static void random_label(struct bds_label *l)
 	l->member_sectors = size;
 	l->data_sectors = (l->backup_sector - l->data_offset) /
 			  l->chunk_sectors * l->chunk_sectors;
+	random_weights(l);
 	l->label_sector = (rnd() & 1) ? BDS_LABEL_PRIMARY : l->backup_sector;
 	l->generation = rnd();
 	l->ctime = rnd() >> 30;
@@ -428,10 +463,17 @@ static void random_label(struct bds_label *l)
 		l->uuid[i][0] = (u8)i;		/* distinct and never zero */
 		l->uuid[i][1] = 0x80;
 		l->member_offset[i] = 24 + rnd() % 100000;
-		l->weight[i] = 1;
 		random_text(l->serial[i], BDS_LABEL_SERIAL_LEN, text_set);
 	}
 	l->member_index = (u32)(rnd() % n);
+	if (l->incompat) {
+		/* whole cycles: this member's weight in units each */
+		u64 cyc = l->chunk_sectors * l->weight[l->member_index];
+
+		l->data_sectors = (l->backup_sector - l->data_offset) / cyc * cyc;
+		if (!l->data_sectors)
+			l->data_sectors = cyc;	/* room: see random_weights() */
+	}
 	l->member_offset[l->member_index] = l->data_offset;
 	memcpy(l->member_uuid, l->uuid[l->member_index], BDS_UUID_LEN);
 	do {
@@ -512,13 +554,79 @@ static void test_places(void)
 	      "data offset, 4 KiB unit, 32 KiB blocks: 2048");
 }
 
+static u8 wgolden[BDS_LABEL_SIZE];
+
+static bool load_file(const char *path, u8 *buf)
+{
+	FILE *f = fopen(path, "rb");
+	size_t n;
+	int extra;
+
+	if (!f)
+		return false;
+	n = fread(buf, 1, BDS_LABEL_SIZE, f);
+	extra = fgetc(f);
+	fclose(f);
+	return n == BDS_LABEL_SIZE && extra == EOF;
+}
+
+/* The weighted golden vector: its description encodes to it, and back. */
+static void test_weighted_golden(void)
+{
+	static u8 buf[BDS_LABEL_SIZE];
+	struct bds_label want, l;
+	enum bds_label_err err;
+
+	golden_weighted_label(&want);
+	bds_label_encode(&want, buf);
+	check(!memcmp(buf, wgolden, sizeof(buf)),
+	      "weighted golden: its description encodes to the file byte for byte");
+	check(U(get64(wgolden, 16) & 0xffffffff) == 0xfec10e84,
+	      "weighted golden: crc 0x%08llx, incompat 0x%08llx",
+	      U(get64(wgolden, 16) & 0xffffffff), U(get64(wgolden, 16) >> 32));
+	check((get64(wgolden, 16) >> 32) == BDS_LABEL_INCOMPAT_WEIGHTS,
+	      "weighted golden: incompat says WEIGHTS (bytes 20..23 = 1)");
+	err = bds_label_decode(wgolden, sizeof(wgolden), &l);
+	check(err == BDS_LABEL_OK && !memcmp(&l, &want, sizeof(l)),
+	      "weighted golden decodes to its description: %s",
+	      bds_label_error(err));
+	check(l.weight[0] == 3 && l.weight[1] == 1 && l.weight[2] == 2 &&
+	      l.data_sectors % (128 * 1) == 0,
+	      "weighted golden: weights 3,1,2; member 1 holds %llu sectors",
+	      U(l.data_sectors));
+}
+
+/* Rules only weights bring, as mutations of the weighted golden vector. */
+static void test_weighted_rules(void)
+{
+	static const struct mutation wm[] = {
+		{ "WEIGHTS bit cleared, weights 3,1,2", 20, 4, 0, NULL, BDS_LABEL_ERR_WEIGHT, false },
+		{ "unknown bit beside WEIGHTS", 20, 4, 3, NULL, BDS_LABEL_ERR_INCOMPAT, false },
+		{ "weight 256", 1280 + 24, 4, 256, NULL, BDS_LABEL_ERR_WEIGHT, false },
+		{ "weight 0", 1280 + 96 + 24, 4, 0, NULL, BDS_LABEL_ERR_WEIGHT, false },
+		{ "layout sequential with weights", 92, 4, 1, NULL, BDS_LABEL_ERR_GEOMETRY, false },
+		{ "chunk 2^21: a cycle of 6 over 32 bits", 96, 8, 1ULL << 21, NULL, BDS_LABEL_ERR_GEOMETRY, false },
+		{ "this member's weight 2: data not whole cycles of 2 units", 1280 + 48 + 24, 4, 2, NULL, BDS_LABEL_ERR_PLACE, false },
+	};
+	static u8 buf[BDS_LABEL_SIZE];
+	struct bds_label l;
+	enum bds_label_err err;
+	size_t i;
+
+	for (i = 0; i < sizeof(wm) / sizeof(wm[0]); i++) {
+		memcpy(buf, wgolden, sizeof(buf));
+		apply(buf, &wm[i]);
+		err = bds_label_decode(buf, sizeof(buf), &l);
+		check(err == wm[i].want, "weighted: %s: %s (want: %s)", wm[i].what,
+		      bds_label_error(err), bds_label_error(wm[i].want));
+	}
+}
 
 int main(int argc, char **argv)
 {
 	tap_rng = 0x6c6162656c2d7631ULL;
-	if (argc != 2 || !load_golden(argv[1])) {
-		fprintf(stderr, "usage: test-label GOLDEN-FILE (%s: not 8192 bytes)\n",
-			argc > 1 ? argv[1] : "none");
+	if (argc != 3 || !load_file(argv[2], wgolden) || !load_golden(argv[1])) {
+		fprintf(stderr, "usage: test-label GOLDEN-FILE WEIGHTED-GOLDEN-FILE (8192 bytes each)\n");
 		return 2;
 	}
 	test_crc();
@@ -528,5 +636,7 @@ int main(int argc, char **argv)
 	test_round_trip();
 	test_pick();
 	test_places();
+	test_weighted_golden();
+	test_weighted_rules();
 	return tap_done();
 }
