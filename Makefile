@@ -168,7 +168,11 @@ check-debug: setup
 #     member, each refusal): labelled-tables-refuse-misplaced-members
 #     (failslab-while-creating-tables-is-clean sweeps its allocations);
 #   a labelled volume of bdsadm, with XFS, across a reboot that renames
-#     its disks: volume-survives-reboot-with-renamed-disks.
+#     its disks: volume-survives-reboot-with-renamed-disks;
+#   the weighted map path (slot tables, pieces found by member, fio's
+#     random sizes): weighted-layout-places-and-keeps-data (its fio is
+#     shorter and its XFS part left out there), and the weighted
+#     table's allocations in failslab-while-creating-tables-is-clean.
 # The others (fio/XFS data checks, geometry, random tables, the rest of
 # the failure tests) run on the stock kernels in vm-check, and on the
 # debug kernel in make check-debug.
@@ -178,7 +182,7 @@ DEBUG_CI_TESTS ?= module-registers-and-unloads refused-tables-have-specific-erro
 	discard-write-zeroes-flush-reach-members memory-pressure-keeps-io-moving \
 	fail-make-request-member-fails-cleanly status-of-128-members-is-whole \
 	live-suspend-reload-keeps-data labelled-tables-refuse-misplaced-members \
-	volume-survives-reboot-with-renamed-disks
+	volume-survives-reboot-with-renamed-disks weighted-layout-places-and-keeps-data
 
 # Starts the debug kernel's build (about 21 minutes of CPU, nothing once
 # cached) in the background at nice 19, so that it takes the CPU time the
