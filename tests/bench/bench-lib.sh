@@ -8,13 +8,17 @@
 #
 #   csv:SUITE,CASE,TARGET,RW,BS,QD,VALUE,UNIT,MEMBERS,MIB,REQS,REQS_PER_MIB
 #
-#   SUITE   cpu | t1 | t2 | buffered
-#   CASE    what was measured (4k-randread, seq, aligned, ra-auto, ...)
-#   TARGET  raw | linear | striped | bds-stripe | md-raid0
+#   SUITE   cpu | t1 | t2 | t3 | buffered | replace
+#   CASE    what was measured (4k-randread, seq, aligned, ra-auto, ...;
+#           t3: capacity, at-<region offset in MiB>)
+#   TARGET  raw | linear | striped | bds-stripe | md-raid0; with weights
+#           (issue 14) bds-stripe-w (listed or bandwidth weights) and
+#           bds-stripe-cap (capacity weights)
 #   RW      fio rw (read, write, randread, randwrite)
 #   BS      transfer size in bytes; QD queue depth
 #   VALUE   instructions per I/O (UNIT instr, icount guests) or MB/s
-#           (UNIT MBps, 10^6 bytes/s)
+#           (UNIT MBps, 10^6 bytes/s), or for t3 capacity the volume's
+#           size in per cent of the members' (UNIT pct)
 #   MEMBERS number of member disks
 #   MIB     MiB the members transferred during the run (sectors from
 #           /sys/block/<member>/stat)
@@ -253,4 +257,85 @@ bench_each_target() {
 		"$_fn" md-raid0 /dev/md0
 		bench_md_stop
 	fi
+}
+
+# bench_weigh_table MODE < TABLE: a bds-stripe table line (dmsetup table
+# format, members as MAJ:MIN or paths) with the optional words
+# "weights LIST" added and the length recomputed for them: the fallback
+# for a bds-stripe-table without --weights.  MODE: a list in table order
+# (2,1,1,1), "capacity" (member size / the smallest, rounded) or
+# "bandwidth" (the T2 rule: 4 for a member alone in its group, 3 for each
+# member of a two-member group).
+bench_weigh_table() {
+	awk -v mode="$1" '
+	function msize(d,   f, s, p) {
+		if (d ~ /^[0-9]+:[0-9]+$/) f = "/sys/dev/block/" d "/size"
+		else { p = d; sub(/.*\//, "", p); f = "/sys/class/block/" p "/size" }
+		s = ""; if ((getline s < f) <= 0) { print "no size for " d > "/dev/stderr"; exit 1 }
+		close(f); return s + 0
+	}
+	{
+		chunk = $4; ng = $5; i = 6; n = 0
+		for (g = 0; g < ng; g++) {
+			c = $i; i++
+			for (j = 0; j < c; j++) { n++; D[n] = $i; OFF[n] = $(i + 1); GN[n] = c; i += 2 }
+		}
+		head = $1 " LEN"; for (k = 3; k < i; k++) head = head " " $k
+		nopt = 0; rest = ""
+		if (i <= NF) { nopt = $i; for (k = i + 1; k <= NF; k++) rest = rest " " $k }
+		min = -1
+		for (m = 1; m <= n; m++) { S[m] = msize(D[m]) - OFF[m]; if (min < 0 || S[m] < min) min = S[m] }
+		if (mode == "capacity") for (m = 1; m <= n; m++) { w = int(S[m] / min + 0.5); WT[m] = w < 1 ? 1 : w }
+		else if (mode == "bandwidth") for (m = 1; m <= n; m++) WT[m] = GN[m] == 1 ? 4 : 3
+		else { if (split(mode, L, ",") != n) { print "weights: " n " members" > "/dev/stderr"; exit 1 }
+			for (m = 1; m <= n; m++) WT[m] = L[m] + 0 }
+		W = 0; cyc = -1; list = ""
+		for (m = 1; m <= n; m++) {
+			W += WT[m]; x = int(S[m] / (chunk * WT[m]))
+			if (cyc < 0 || x < cyc) cyc = x
+			list = list (m > 1 ? "," : "") WT[m]
+		}
+		sub(/ LEN/, " " cyc * W * chunk, head)
+		printf "%s %d%s weights %s\n", head, nopt + 2, rest, list
+	}'
+}
+
+# bench_bds_create MODE BUILDER_OPTION...: dm device "bds" over $MEMBERS
+# made by `bds-stripe-table BUILDER_OPTION... --weights MODE`; when that
+# fails (a builder without --weights), from its plain table with the
+# weights added by bench_weigh_table (logged as info:weights_fallback).
+# MODE "" builds the plain (unit-weight) table.
+bench_bds_create() {
+	_wm=$1
+	shift
+	if [ -z "$_wm" ]; then
+		# shellcheck disable=SC2086 # one word per member
+		run bds-stripe-table "$@" --create bds $MEMBERS
+		return
+	fi
+	# shellcheck disable=SC2086
+	if bds-stripe-table "$@" --weights "$_wm" --create bds $MEMBERS \
+		>"$BENCH_TMP/bst.out" 2>&1; then
+		return 0
+	fi
+	log "bds-stripe-table --weights $_wm failed: $(tail -n 3 "$BENCH_TMP/bst.out" | tr '\n' ' '); adding the weights to its plain table"
+	bench_info weights_fallback "$_wm"
+	# shellcheck disable=SC2086
+	_tbl=$(bds-stripe-table "$@" --table-only $MEMBERS) || fail "bds-stripe-table --table-only"
+	_tbl=$(echo "$_tbl" | bench_weigh_table "$_wm") || fail "bench_weigh_table $_wm"
+	echo "$_tbl" | dmsetup create bds || fail "dmsetup create bds: $_tbl"
+}
+
+# bench_bds_target PREFIX TARGET FN WEIGHTS BUILDER_OPTION...: run
+# `FN TARGET /dev/mapper/bds` on one bds-stripe volume made by
+# bench_bds_create (table and order recorded as PREFIX_bds_table and
+# PREFIX_bds_order), then remove it.
+bench_bds_target() {
+	_pfx=$1 _tgt=$2 _fn=$3 _wm=$4
+	shift 4
+	bench_bds_create "$_wm" "$@"
+	bench_info "${_pfx}_bds_table" "$(dmsetup table bds)"
+	bench_info "${_pfx}_bds_order" "$(dmsetup status bds | awk '{ print $7 }')"
+	"$_fn" "$_tgt" /dev/mapper/bds
+	bench_dm_remove bds
 }

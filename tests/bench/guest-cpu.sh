@@ -10,6 +10,9 @@
 # striped, bds-stripe (two groups of four, as two controllers) and md
 # raid0 (mdadm --build), each with the same fio jobs.  fio buffers are in
 # huge pages, so a 1 MiB bio carries one or two bvecs, not 256.
+# bds-stripe-w (issue 14): the same two groups with weights
+# 2,1,1,1,2,1,1,1 (a cycle of 10 units), the 4 KiB random read job only:
+# the cost of the weighted mapping against unit weights.
 #
 # topology:
 # timeout: 900
@@ -58,8 +61,8 @@ JOBS="4k-randread:randread:4k:$(n_ios 3000)
 4m-read:read:4M:$(n_ios 100)
 4m-write:write:4M:$(n_ios 100)"
 
-run_jobs() { # TARGET DEV MEMBERS
-	for j in $JOBS; do
+run_jobs() { # TARGET DEV MEMBERS [JOBS]
+	for j in ${4:-$JOBS}; do
 		c=${j%%:*}; r=${j#*:}
 		rw=${r%%:*}; r=${r#*:}
 		bs=${r%%:*}; ios=${r#*:}
@@ -91,6 +94,14 @@ g1="/dev/nullb4,/dev/nullb5,/dev/nullb6,/dev/nullb7"
 bds_stripe_table 128 "$g0" "$g1" | dmsetup create bds || fail "dmsetup create bds"
 bench_info bds_table "$(dmsetup table bds)"
 run_jobs bds-stripe /dev/mapper/bds "$MEMBERS"
+bench_dm_remove bds
+
+# bds-stripe with weights, the same groups: 4 KiB random reads
+WTBL=$(bds_stripe_table 128 "$g0" "$g1" | bench_weigh_table 2,1,1,1,2,1,1,1) ||
+	fail "weighted table"
+echo "$WTBL" | dmsetup create bds || fail "dmsetup create bds (weights): $WTBL"
+bench_info bds_w_table "$(dmsetup table bds)"
+run_jobs bds-stripe-w /dev/mapper/bds "$MEMBERS" "$(echo "$JOBS" | grep '^4k-randread:')"
 bench_dm_remove bds
 
 # md raid0 over 8, 64 KiB chunk
