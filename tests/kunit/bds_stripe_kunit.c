@@ -17,9 +17,29 @@
  *                         group of n_g members has w * n_g / N of them
  *                         within 1 (equal groups or two groups) or 2
  *   pinned_orders         orders fixed as on-disk format
+ *   weighted_map_round_trip
+ *                         weighted layouts (bds_weights_check(),
+ *                         bds_layout_weigh() on slot arrays of W
+ *                         entries): each member has its weight of the W
+ *                         slots, and map then unmap gives every sector
+ *                         back, the member and member sector matching the
+ *                         definition (unit k on slot k mod W, member unit
+ *                         (k / W) * w_m + the slot's rank, counted here),
+ *                         and every member sector maps back to itself
+ *   weighted_member_range bds_member_range() against a walk of every
+ *                         sector of every range over three cycles of a
+ *                         weighted layout
+ *   weighted_pinned_orders
+ *                         weighted slot orders fixed as on-disk format
+ *                         (those of tests/unit/test-weights.c)
  *   parse_refusals        tables the parser must refuse, and why
+ *                         (weights among them)
  *   parse_accepts         tables it must accept, and what it finds
- *   geometry_refusals     geometries bds_layout_init() must refuse
+ *                         (the weights too)
+ *   geometry_refusals     geometries bds_layout_init() must refuse, and
+ *                         weights bds_weights_check() must refuse (or
+ *                         accept, with their sum); weights all 1 leave
+ *                         the layout as it is, without slot arrays
  *   label_golden          the golden label of tests/unit/label-golden.h,
  *                         encoded by the kernel's build of dm-bds-label.h:
  *                         the crc the userspace golden vector pins
@@ -180,20 +200,23 @@ static const struct bds_kgeom bds_range_geoms[] = {
 
 KUNIT_ARRAY_PARAM(bds_range_geom, bds_range_geoms, bds_kgeom_desc);
 
-static void bds_range_fail(struct kunit *test, const struct bds_kgeom *g,
-			   u64 start, u64 end, u32 m, bool got, u64 lo, u64 hi,
-			   u64 count, u64 first, u64 last)
+static void bds_range_fail(struct kunit *test, const char *name, u64 start,
+			   u64 end, u32 m, bool got, u64 lo, u64 hi, u64 count,
+			   u64 first, u64 last)
 {
 	KUNIT_FAIL(test, "%s: [%llu,%llu) member %u: %d [%llu,%llu), walk: %llu in %llu..%llu",
-		   g->name, start, end, m, got, lo, hi, count, first, last);
+		   name, start, end, m, got, lo, hi, count, first, last);
 }
 
-static void bds_test_member_range(struct kunit *test)
+/*
+ * Every range [start, end) within the first @span sectors of @l: each
+ * member's part by bds_member_range() against a walk of its sectors.
+ */
+static void bds_check_ranges(struct kunit *test, const char *name,
+			     const struct bds_layout *l, u64 span)
 {
-	const struct bds_kgeom *g = test->param_value;
-	struct bds_layout *l = bds_klayout(test, g);
 	u32 n = l->nr_members, m, member;
-	u64 span = 3 * (u64)bds_width(l), start, end, ms, lo, hi;
+	u64 start, end, ms, lo, hi;
 	u64 *first, *last, *count;
 	bool got;
 
@@ -222,12 +245,21 @@ static void bds_test_member_range(struct kunit *test)
 						   hi == last[m] + 1 &&
 						   hi - lo == count[m])))
 					continue;
-				bds_range_fail(test, g, start, end, m, got, lo,
-					       hi, count[m], first[m], last[m]);
+				bds_range_fail(test, name, start, end, m, got,
+					       lo, hi, count[m], first[m],
+					       last[m]);
 				return;
 			}
 		}
 	}
+}
+
+static void bds_test_member_range(struct kunit *test)
+{
+	const struct bds_kgeom *g = test->param_value;
+	struct bds_layout *l = bds_klayout(test, g);
+
+	bds_check_ranges(test, g->name, l, 3 * (u64)bds_width(l));
 }
 
 /*
@@ -376,6 +408,251 @@ static void bds_test_pinned_orders(struct kunit *test)
 	}
 }
 
+/* A weighted geometry: a layout's, and one weight per member. */
+struct bds_kwgeom {
+	struct bds_kgeom g;
+	u32 weight[BDS_MAX_MEMBERS];
+};
+
+static const struct bds_kwgeom bds_kwgeoms[] = {
+	{ { 8, 2, { 2, 2 }, BDS_LAYOUT_INTERLEAVE, "8:2+2 w2,1,1,1" },
+	  { 2, 1, 1, 1 } },
+	{ { 24, 2, { 3, 2 }, BDS_LAYOUT_INTERLEAVE, "24:3+2 w5,1,2,7,3" },
+	  { 5, 1, 2, 7, 3 } },
+	/* make bench's T2: 6 single-disk controllers, 2 with two disks */
+	{ { 192, 8, { 1, 1, 1, 1, 1, 1, 2, 2 }, BDS_LAYOUT_INTERLEAVE,
+	    "192:T2 w4x6,3x4" },
+	  { 4, 4, 4, 4, 4, 4, 3, 3, 3, 3 } },
+	{ { 8, 1, { 4 }, BDS_LAYOUT_INTERLEAVE, "8:4 w255x4" },
+	  { 255, 255, 255, 255 } },
+	/* 128 members, W = 50 + 450 + 255 + 78 + 190 = 1023 */
+	{ { 2048, 4, { 100, 1, 26, 1 }, BDS_LAYOUT_INTERLEAVE,
+	    "2048:100+1+26+1 W1023" },
+	  { [0 ... 49] = 1, [50 ... 99] = 9, [100] = 255,
+	    [101 ... 126] = 3, [127] = 190 } },
+};
+
+static void bds_kwgeom_desc(const struct bds_kwgeom *wg, char *desc)
+{
+	strscpy(desc, wg->g.name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(bds_kwgeom, bds_kwgeoms, bds_kwgeom_desc);
+
+/*
+ * The weighted layout of @wg: bds_layout_init(), bds_weights_check() and
+ * bds_layout_weigh() on slot arrays of W entries allocated for the test.
+ * *@nr_slots gets W, which must be the weights' sum.
+ */
+static struct bds_layout *bds_kwlayout(struct kunit *test,
+				       const struct bds_kwgeom *wg,
+				       u32 *nr_slots)
+{
+	struct bds_layout *l = bds_klayout(test, &wg->g);
+	struct bds_slot *slot;
+	enum bds_geom_err err;
+	u32 m, w = 0, sum = 0;
+	u16 *slot_of;
+
+	for (m = 0; m < l->nr_members; m++)
+		sum += wg->weight[m];
+	err = bds_weights_check(l, wg->weight, &w);
+	KUNIT_ASSERT_EQ_MSG(test, err, BDS_OK, "%s: %s", wg->g.name,
+			    bds_geom_error(err));
+	KUNIT_ASSERT_EQ_MSG(test, w, sum, "%s: W", wg->g.name);
+	slot = kunit_kcalloc(test, w, sizeof(*slot), GFP_KERNEL);
+	slot_of = kunit_kcalloc(test, w, sizeof(*slot_of), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, slot);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, slot_of);
+	bds_layout_weigh(l, wg->weight, w, slot, slot_of);
+	KUNIT_ASSERT_EQ_MSG(test, l->nr_slots, w, "%s: nr_slots", wg->g.name);
+	KUNIT_ASSERT_EQ_MSG(test, bds_cycle(l), wg->g.chunk * w, "%s: cycle",
+			    wg->g.name);
+	*nr_slots = w;
+	return l;
+}
+
+/*
+ * The ranks of the definition, counted here: rank[s] is how many earlier
+ * slots of the cycle are the member of slot s.  Each member must have
+ * exactly its weight of the slots.
+ */
+static u32 *bds_kranks(struct kunit *test, const struct bds_kwgeom *wg,
+		       const struct bds_layout *l, u32 nr_slots)
+{
+	u32 *rank = kunit_kcalloc(test, nr_slots, sizeof(*rank), GFP_KERNEL);
+	u32 *seen = kunit_kcalloc(test, l->nr_members, sizeof(*seen),
+				  GFP_KERNEL);
+	u32 s, m;
+
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, rank);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, seen);
+	for (s = 0; s < nr_slots; s++) {
+		m = bds_slot_member(l, s);
+		KUNIT_ASSERT_LT_MSG(test, m, l->nr_members, "%s: slot %u",
+				    wg->g.name, s);
+		rank[s] = seen[m]++;
+	}
+	for (m = 0; m < l->nr_members; m++)
+		KUNIT_ASSERT_EQ_MSG(test, seen[m], wg->weight[m],
+				    "%s: slots of member %u", wg->g.name, m);
+	return rank;
+}
+
+/*
+ * Check one volume sector s against the definition: stripe unit
+ * k = s / chunk lands on slot k mod W of cycle k / W, on member
+ * m = bds_slot_member(slot), as m's unit (k / W) * w_m + rank(slot), at
+ * the same offset within the unit; unmapping gives s back.
+ */
+static bool bds_check_wsector(struct kunit *test, const struct bds_kwgeom *wg,
+			      const struct bds_layout *l, u32 nr_slots,
+			      const u32 *rank, u64 s)
+{
+	u32 chunk = wg->g.chunk, in_unit, slot, m, member;
+	u64 unit = div_u64_rem(s, chunk, &in_unit);
+	u64 cycle = div_u64_rem(unit, nr_slots, &slot);
+	u64 want, msector, back;
+
+	m = bds_slot_member(l, slot);
+	want = (cycle * wg->weight[m] + rank[slot]) * chunk + in_unit;
+	bds_map_sector(l, s, &member, &msector);
+	if (member != m || msector != want) {
+		KUNIT_FAIL(test, "%s: %llu -> %u:%llu, want %u:%llu",
+			   wg->g.name, s, member, msector, m, want);
+		return false;
+	}
+	back = bds_unmap_sector(l, member, msector);
+	if (back != s) {
+		KUNIT_FAIL(test, "%s: %llu -> %u:%llu -> %llu", wg->g.name, s,
+			   member, msector, back);
+		return false;
+	}
+	return true;
+}
+
+/* Member sector @ms of member @m maps back to itself. */
+static bool bds_check_wmember(struct kunit *test, const struct bds_kwgeom *wg,
+			      const struct bds_layout *l, u32 m, u64 ms)
+{
+	u64 back = bds_unmap_sector(l, m, ms), s;
+	u32 member;
+
+	bds_map_sector(l, back, &member, &s);
+	if (member != m || s != ms) {
+		KUNIT_FAIL(test, "%s: %u:%llu -> %llu -> %u:%llu", wg->g.name,
+			   m, ms, back, member, s);
+		return false;
+	}
+	return true;
+}
+
+/* Offsets within a unit to check: all, or both ends and the middle. */
+static bool bds_koffset(u32 off, u32 chunk, bool all)
+{
+	return all || off < 2 || off == chunk / 2 || off >= chunk - 2;
+}
+
+static void bds_test_weighted_map_round_trip(struct kunit *test)
+{
+	const struct bds_kwgeom *wg = test->param_value;
+	static const u64 far_cycles[] = { 1, 7, 1000, 1ULL << 20 };
+	u32 chunk = wg->g.chunk, nr_slots, m, k, off, i;
+	struct bds_layout *l = bds_kwlayout(test, wg, &nr_slots);
+	u32 *rank = bds_kranks(test, wg, l, nr_slots);
+	u64 cycle = bds_cycle(l), far, len;
+	/* Every sector of the first two cycles when they are small. */
+	bool all = 2 * cycle <= 16384;
+
+	for (k = 0; k < 2 * nr_slots; k++)
+		for (off = 0; off < chunk; off++)
+			if (bds_koffset(off, chunk, all) &&
+			    !bds_check_wsector(test, wg, l, nr_slots, rank,
+					       (u64)k * chunk + off))
+				return;
+	/* Both ends and the middle of every unit of cycles further out. */
+	for (i = 0; i < ARRAY_SIZE(far_cycles); i++) {
+		far = far_cycles[i] * cycle;
+		for (k = 0; k < nr_slots; k++)
+			for (off = 0; off < chunk; off++)
+				if (bds_koffset(off, chunk, false) &&
+				    !bds_check_wsector(test, wg, l, nr_slots,
+						       rank, far +
+						       (u64)k * chunk + off))
+					return;
+	}
+	/* Member sectors of the first two cycles map back to themselves. */
+	for (m = 0; m < l->nr_members; m++)
+		for (k = 0; k < 2 * wg->weight[m]; k++)
+			for (off = 0; off < chunk; off++)
+				if (bds_koffset(off, chunk, all) &&
+				    !bds_check_wmember(test, wg, l, m,
+						       (u64)k * chunk + off))
+					return;
+	/* Three cycles: chunk x 3 sectors per unit of weight. */
+	KUNIT_ASSERT_TRUE(test, bds_member_len(l, 3 * cycle, &len));
+	KUNIT_EXPECT_EQ(test, len, 3ULL * chunk);
+	for (m = 0; m < l->nr_members; m++)
+		KUNIT_EXPECT_EQ_MSG(test, bds_member_sectors(l, len, m),
+				    3ULL * chunk * wg->weight[m],
+				    "%s: member %u", wg->g.name, m);
+	KUNIT_EXPECT_FALSE(test, bds_member_len(l, 3 * cycle + chunk, &len));
+}
+
+/* Small weighted geometries: every range over three cycles is walked. */
+static const struct bds_kwgeom bds_wrange_geoms[] = {
+	{ { 8, 2, { 2, 2 }, BDS_LAYOUT_INTERLEAVE, "8:2+2 w2,1,1,1" },
+	  { 2, 1, 1, 1 } },
+	{ { 8, 2, { 3, 2 }, BDS_LAYOUT_INTERLEAVE, "8:3+2 w5,1,2,7,3" },
+	  { 5, 1, 2, 7, 3 } },
+};
+
+KUNIT_ARRAY_PARAM(bds_wrange_geom, bds_wrange_geoms, bds_kwgeom_desc);
+
+static void bds_test_weighted_member_range(struct kunit *test)
+{
+	const struct bds_kwgeom *wg = test->param_value;
+	u32 nr_slots;
+	struct bds_layout *l = bds_kwlayout(test, wg, &nr_slots);
+
+	bds_check_ranges(test, wg->g.name, l, 3 * (u64)bds_cycle(l));
+}
+
+static void bds_expect_slots(struct kunit *test, const struct bds_kwgeom *wg,
+			     const u32 *want, u32 nr_want)
+{
+	u32 nr_slots, s;
+	struct bds_layout *l = bds_kwlayout(test, wg, &nr_slots);
+
+	KUNIT_ASSERT_EQ_MSG(test, nr_slots, nr_want, "%s", wg->g.name);
+	for (s = 0; s < nr_slots; s++)
+		KUNIT_EXPECT_EQ_MSG(test, bds_slot_member(l, s), want[s],
+				    "%s: slot %u", wg->g.name, s);
+}
+
+static void bds_test_weighted_pinned_orders(struct kunit *test)
+{
+	/* one controller with a double-weight disk */
+	static const struct bds_kwgeom two = {
+		{ 8, 2, { 2, 2 }, BDS_LAYOUT_INTERLEAVE, "8:2+2 w2,1,1,1" },
+		{ 2, 1, 1, 1 }
+	};
+	static const u32 o_two[] = { 0, 2, 0, 1, 3 };
+	/* make bench's T2: 6 single-disk controllers, 2 with two disks */
+	static const struct bds_kwgeom t2 = {
+		{ 8, 8, { 1, 1, 1, 1, 1, 1, 2, 2 }, BDS_LAYOUT_INTERLEAVE,
+		  "8:T2 w4x6,3x4" },
+		{ 4, 4, 4, 4, 4, 4, 3, 3, 3, 3 }
+	};
+	static const u32 o_t2[] = {
+		6, 8, 0, 1, 2, 3, 4, 5, 7, 9, 0, 1, 2, 3, 4, 5, 6, 8,
+		7, 9, 0, 1, 2, 3, 4, 5, 6, 8, 0, 1, 2, 3, 4, 5, 7, 9
+	};
+
+	bds_expect_slots(test, &two, o_two, ARRAY_SIZE(o_two));
+	bds_expect_slots(test, &t2, o_t2, ARRAY_SIZE(o_t2));
+}
+
 /* Split @line into words and run the parser over them. */
 static const char *bds_kparse(struct kunit *test, const char *line,
 			      struct bds_args *a)
@@ -429,6 +706,16 @@ static const struct {
 	{ "128 1 1 /dev/a 0 2 volume 00000000-0000-0000-0000-000000000000", BDS_MSG_VOLUME_BAD },
 	{ "128 1 1 /dev/a 0 4 volume 10111213-1415-4617-9819-1a1b1c1d1e1f volume 10111213-1415-4617-9819-1a1b1c1d1e1f",
 	  "Optional argument 'volume' given more than once" },
+	{ "8 1 2 /dev/a 0 /dev/b 0 4 weights 1,2 weights 1,2",
+	  "Optional argument 'weights' given more than once" },
+	{ "8 1 2 /dev/a 0 /dev/b 0 1 weights", BDS_MSG_WEIGHTS_NOVALUE },
+	{ "8 1 3 /dev/a 0 /dev/b 0 /dev/c 0 2 weights 1,,1", BDS_MSG_WEIGHTS_BAD },
+	{ "8 1 2 /dev/a 0 /dev/b 0 2 weights 1,2,", BDS_MSG_WEIGHTS_BAD },
+	{ "8 1 2 /dev/a 0 /dev/b 0 2 weights ,1,2", BDS_MSG_WEIGHTS_BAD },
+	{ "8 1 2 /dev/a 0 /dev/b 0 2 weights 1,+2", BDS_MSG_WEIGHTS_BAD },
+	{ "8 1 2 /dev/a 0 /dev/b 0 2 weights 1,0x2", BDS_MSG_WEIGHTS_BAD },
+	{ "8 1 2 /dev/a 0 /dev/b 0 2 weights 1,2,3", BDS_MSG_WEIGHTS_COUNT },
+	{ "8 1 2 /dev/a 0 /dev/b 0 2 weights 1", BDS_MSG_WEIGHTS_COUNT },
 };
 
 static void bds_test_parse_refusals(struct kunit *test)
@@ -448,12 +735,40 @@ static void bds_test_parse_refusals(struct kunit *test)
 	}
 }
 
+static const struct {
+	const char *table;
+	u32 nr_members;
+	bool weights_given;
+	u32 weight[5];
+} bds_weights_accepted[] = {
+	{ "8 2 2 /dev/a 0 /dev/b 0 2 /dev/c 0 /dev/d 0", 4, false,
+	  { 1, 1, 1, 1 } },
+	{ "8 2 2 /dev/a 0 /dev/b 0 2 /dev/c 0 /dev/d 0 2 weights 2,1,1,1", 4,
+	  true, { 2, 1, 1, 1 } },
+	/* Member paths are not the parser's to check; words any case. */
+	{ "24 2 3 a 0 b 0 c 0 2 d 0 e 0 4 layout interleave WEIGHTS 5,1,2,7,3",
+	  5, true, { 5, 1, 2, 7, 3 } },
+	{ "8 1 1 /dev/a 0 2 weights 255", 1, true, { 255 } },
+	{ "8 1 2 /dev/a 0 /dev/b 0 4 weights 007,1 volume 10111213-1415-4617-9819-1a1b1c1d1e1f",
+	  2, true, { 7, 1 } },
+	/*
+	 * Range, sum and layout are bds_weights_check()'s to refuse; a huge
+	 * number stays out of range (256), never wraps to a small one.
+	 */
+	{ "8 1 3 /dev/a 0 /dev/b 0 /dev/c 0 2 weights 0,256,18446744073709551617",
+	  3, true, { 0, 256, 256 } },
+	{ "8 1 2 /dev/a 0 /dev/b 0 4 weights 1,2 layout sequential", 2, true,
+	  { 1, 2 } },
+};
+
 static void bds_test_parse_accepts(struct kunit *test)
 {
 	static const char *two = "128 2 2 /dev/a 0 /dev/b 8 2 /dev/c 0 /dev/d 16";
 	static const char *upper = "8 1 1 /dev/a 0 2 LAYOUT Sequential";
 	static const char *big = "18446744073709551615 1 1 /dev/a 18446744073709551615";
 	struct bds_args a;
+	const char *err;
+	u32 i, m;
 
 	KUNIT_ASSERT_NULL(test, bds_kparse(test, two, &a));
 	KUNIT_EXPECT_EQ(test, a.chunk, 128ULL);
@@ -490,6 +805,27 @@ static void bds_test_parse_accepts(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, a.chunk, 12ULL);
 	KUNIT_ASSERT_NULL(test, bds_kparse(test, big, &a));
 	KUNIT_EXPECT_EQ(test, a.chunk, ~0ULL);
+
+	/* "weights <w0,w1,...>": one per member, 1 each when not given. */
+	for (i = 0; i < ARRAY_SIZE(bds_weights_accepted); i++) {
+		err = bds_kparse(test, bds_weights_accepted[i].table, &a);
+		if (err) {
+			KUNIT_FAIL(test, "refused \"%s\": %s",
+				   bds_weights_accepted[i].table, err);
+			continue;
+		}
+		KUNIT_EXPECT_EQ_MSG(test, a.nr_members,
+				    bds_weights_accepted[i].nr_members,
+				    "table \"%s\"", bds_weights_accepted[i].table);
+		KUNIT_EXPECT_EQ_MSG(test, a.weights_given,
+				    bds_weights_accepted[i].weights_given,
+				    "table \"%s\"", bds_weights_accepted[i].table);
+		for (m = 0; m < bds_weights_accepted[i].nr_members; m++)
+			KUNIT_EXPECT_EQ_MSG(test, a.weight[m],
+					    bds_weights_accepted[i].weight[m],
+					    "table \"%s\": weight %u",
+					    bds_weights_accepted[i].table, m);
+	}
 }
 
 static void bds_test_label_golden(struct kunit *test)
@@ -517,6 +853,103 @@ static void bds_test_label_golden(struct kunit *test)
 	buf[300] ^= 1;
 	KUNIT_EXPECT_EQ(test, bds_label_decode(buf, BDS_LABEL_SIZE, d),
 			BDS_LABEL_ERR_CRC);
+}
+
+/* Weights bds_weights_check() must refuse, or accept with their sum W. */
+static const struct {
+	u32 chunk;
+	u32 nr_groups;
+	u32 sizes[2];
+	enum bds_order_mode mode;
+	u32 weight[5];
+	enum bds_geom_err err;
+	u32 nr_slots;		/* W, when accepted */
+} bds_weight_checks[] = {
+	{ 8, 2, { 2, 2 }, BDS_LAYOUT_INTERLEAVE, { 1, 0, 1, 1 },
+	  BDS_ERR_WEIGHT_RANGE, 0 },
+	{ 8, 2, { 2, 2 }, BDS_LAYOUT_INTERLEAVE, { 1, 256, 1, 1 },
+	  BDS_ERR_WEIGHT_RANGE, 0 },
+	{ 8, 2, { 2, 2 }, BDS_LAYOUT_INTERLEAVE, { 1, 255, 1, 1 }, BDS_OK,
+	  258 },
+	{ 8, 1, { 5 }, BDS_LAYOUT_INTERLEAVE, { 255, 255, 255, 255, 5 },
+	  BDS_ERR_WEIGHT_SUM, 0 },
+	{ 8, 1, { 5 }, BDS_LAYOUT_INTERLEAVE, { 255, 255, 255, 255, 4 },
+	  BDS_OK, 1024 },
+	{ 8, 2, { 2, 2 }, BDS_LAYOUT_SEQUENTIAL, { 1, 1, 2, 1 },
+	  BDS_ERR_WEIGHT_SEQUENTIAL, 0 },
+	{ 8, 2, { 2, 2 }, BDS_LAYOUT_SEQUENTIAL, { 1, 1, 1, 1 }, BDS_OK, 4 },
+	/* The largest unit, 4 GiB - 4 KiB, twice: over 32 bits. */
+	{ 8388600, 1, { 1 }, BDS_LAYOUT_INTERLEAVE, { 2 },
+	  BDS_ERR_CYCLE_TOO_BIG, 0 },
+	{ 8388600, 1, { 1 }, BDS_LAYOUT_INTERLEAVE, { 1 }, BDS_OK, 1 },
+	/* 8192 sectors x W 1024 are 2^32 bytes: one unit too many. */
+	{ 8192, 1, { 5 }, BDS_LAYOUT_INTERLEAVE, { 255, 255, 255, 255, 4 },
+	  BDS_ERR_CYCLE_TOO_BIG, 0 },
+	{ 8192, 1, { 5 }, BDS_LAYOUT_INTERLEAVE, { 255, 255, 255, 255, 3 },
+	  BDS_OK, 1023 },
+};
+
+static const struct {
+	enum bds_geom_err err;
+	const char *msg;
+} bds_weight_msgs[] = {
+	{ BDS_ERR_WEIGHT_RANGE,
+	  "Invalid weight: each member's weight must be 1 to 255" },
+	{ BDS_ERR_WEIGHT_SUM,
+	  "Weights too large: their sum must be at most 1024" },
+	{ BDS_ERR_WEIGHT_SEQUENTIAL,
+	  "Weights need layout interleave: sequential gives equal shares" },
+	{ BDS_ERR_CYCLE_TOO_BIG,
+	  "Weighted cycle too large: chunk x sum of weights in bytes exceeds 32 bits" },
+};
+
+static void bds_weight_refusals(struct kunit *test, struct bds_layout *l)
+{
+	static const u32 sizes[] = { 3, 2 }, ones[] = { 1, 1, 1, 1, 1 };
+	struct bds_layout *before;
+	struct bds_slot *slot;
+	enum bds_geom_err err;
+	u32 i, w;
+	u16 *slot_of;
+
+	for (i = 0; i < ARRAY_SIZE(bds_weight_checks); i++) {
+		KUNIT_ASSERT_EQ_MSG(test,
+				    bds_layout_init(l, bds_weight_checks[i].chunk,
+						    bds_weight_checks[i].sizes,
+						    bds_weight_checks[i].nr_groups,
+						    bds_weight_checks[i].mode),
+				    BDS_OK, "weights case %u", i);
+		w = 0;
+		err = bds_weights_check(l, bds_weight_checks[i].weight, &w);
+		KUNIT_EXPECT_EQ_MSG(test, err, bds_weight_checks[i].err,
+				    "weights case %u: %s", i,
+				    bds_geom_error(err));
+		if (!err)
+			KUNIT_EXPECT_EQ_MSG(test, w,
+					    bds_weight_checks[i].nr_slots,
+					    "weights case %u: W", i);
+	}
+	for (i = 0; i < ARRAY_SIZE(bds_weight_msgs); i++)
+		KUNIT_EXPECT_STREQ(test, bds_geom_error(bds_weight_msgs[i].err),
+				   bds_weight_msgs[i].msg);
+
+	/* Weights all 1 leave the layout as it is, without slot arrays. */
+	before = kunit_kzalloc(test, sizeof(*before), GFP_KERNEL);
+	slot = kunit_kcalloc(test, 5, sizeof(*slot), GFP_KERNEL);
+	slot_of = kunit_kcalloc(test, 5, sizeof(*slot_of), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, before);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, slot);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, slot_of);
+	KUNIT_ASSERT_EQ(test, bds_layout_init(l, 24, sizes, 2,
+					      BDS_LAYOUT_INTERLEAVE), BDS_OK);
+	memcpy(before, l, sizeof(*l));
+	KUNIT_ASSERT_EQ(test, bds_weights_check(l, ones, &w), BDS_OK);
+	KUNIT_EXPECT_EQ(test, w, 5U);
+	bds_layout_weigh(l, ones, w, slot, slot_of);
+	KUNIT_EXPECT_NULL(test, l->slot);
+	KUNIT_EXPECT_NULL(test, l->slot_of);
+	KUNIT_EXPECT_EQ(test, l->nr_slots, l->nr_members);
+	KUNIT_EXPECT_EQ(test, memcmp(before, l, sizeof(*l)), 0);
 }
 
 static void bds_test_geometry_refusals(struct kunit *test)
@@ -554,6 +987,7 @@ static void bds_test_geometry_refusals(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, bds_layout_init(l, 8, one, 1,
 					      (enum bds_order_mode)2),
 			BDS_ERR_BAD_MODE);
+	bds_weight_refusals(test, l);
 }
 
 static struct kunit_case bds_layout_cases[] = {
@@ -561,6 +995,11 @@ static struct kunit_case bds_layout_cases[] = {
 	KUNIT_CASE_PARAM(bds_test_member_range, bds_range_geom_gen_params),
 	KUNIT_CASE(bds_test_window_bound),
 	KUNIT_CASE(bds_test_pinned_orders),
+	KUNIT_CASE_PARAM(bds_test_weighted_map_round_trip,
+			 bds_kwgeom_gen_params),
+	KUNIT_CASE_PARAM(bds_test_weighted_member_range,
+			 bds_wrange_geom_gen_params),
+	KUNIT_CASE(bds_test_weighted_pinned_orders),
 	KUNIT_CASE(bds_test_parse_refusals),
 	KUNIT_CASE(bds_test_parse_accepts),
 	KUNIT_CASE(bds_test_geometry_refusals),
