@@ -137,9 +137,9 @@ static int assemble_one(const struct bds_scan *s,
 	tell_oddities(s, r);
 	if (r->rollback && !roll_back(s, r))
 		return BDS_EXIT_FAIL;
-	/* read-ahead: at least two stripe widths, as create sets it */
+	/* read-ahead: at least two stripe widths (cycles), as create sets it */
 	if (!bds_dm_create(l->name, dmuuid, bds_volume_length(l), params,
-			   (u32)(2 * l->chunk_sectors * l->nr_members), true)) {
+			   (u32)(2 * l->chunk_sectors * bds_label_slots(l)), true)) {
 		bds_err("volume %s: device-mapper refused 0 %llu bds-stripe %s: the kernel log (dmesg) names the reason; nothing was assembled",
 			l->name, (unsigned long long)bds_volume_length(l),
 			params);

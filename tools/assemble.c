@@ -68,15 +68,17 @@ static const char *disagreement(const struct bds_label *a,
 		return "the layout";
 	if (a->chunk_sectors != b->chunk_sectors)
 		return "the stripe unit";
-	if (a->data_sectors != b->data_sectors)
+	for (i = 0; i < a->nr_members; i++)
+		if (a->weight[i] != b->weight[i])
+			return "the member weights";
+	/* each label has its own member's share: weight x the unit */
+	if (bds_label_unit(a) != bds_label_unit(b))
 		return "the data length per member";
 	for (i = 0; i < a->nr_members; i++) {
 		if (!same_uuid(a->uuid[i], b->uuid[i]))
 			return "the member UUIDs";
 		if (a->member_offset[i] != b->member_offset[i])
 			return "the members' data offsets";
-		if (a->weight[i] != b->weight[i])
-			return "the member weights";
 	}
 	return NULL;
 }

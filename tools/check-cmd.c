@@ -85,13 +85,20 @@ static void print_findings(const struct chk *c)
 	}
 }
 
-/* @c's layout from V's table; an exit status. */
+/* @c's layout from V's table, with its weights; an exit status. */
 static int layout_of_table(struct chk *c)
 {
+	static struct bds_slot slot[BDS_MAX_SLOTS];
+	static u16 slot_of[BDS_MAX_SLOTS];
 	enum bds_geom_err e;
+	u32 m, w = 0;
 
 	e = bds_layout_init(&c->layout, V.args.chunk, V.args.group_size,
 			    V.args.nr_groups, V.args.mode);
+	if (e == BDS_OK)
+		e = bds_weights_check(&c->layout, V.args.weight, &w);
+	if (e == BDS_OK)
+		bds_layout_weigh(&c->layout, V.args.weight, w, slot, slot_of);
 	if (e != BDS_OK || !bds_member_len(&c->layout, V.sectors,
 					   &c->member_len)) {
 		bds_err("%s: its table does not give a layout (%s); 'dmsetup table %s' shows it",
@@ -100,7 +107,8 @@ static int layout_of_table(struct chk *c)
 		return BDS_EXIT_FAIL;
 	}
 	/* the status order is the layout's: pos_of for the messages */
-	memcpy(V.pos_of, c->layout.pos_of, sizeof(V.pos_of));
+	for (m = 0; m < c->layout.nr_members; m++)
+		V.pos_of[m] = (u16)bds_member_slot(&c->layout, m, 0);
 	c->vol = &V;
 	return BDS_EXIT_OK;
 }
@@ -127,9 +135,10 @@ static int run_check(struct chk *c, u32 first, u32 last)
 {
 	char path[NAME_SZ + 8];
 	bool unopened = false;
-	u32 m;
+	u32 m, k;
 
-	c->total = c->member_len * (last - first);
+	for (c->total = 0, m = first; m < last; m++)
+		c->total += chk_member_len(c, m);
 	clock_gettime(CLOCK_MONOTONIC, &c->t0);
 	for (m = first; m < last; m++) {
 		bds_member_dev(V.dev[m], &M[m]);
@@ -141,17 +150,24 @@ static int run_check(struct chk *c, u32 first, u32 last)
 		} else if (chk_member(c, m, path)) {
 			unopened = true;
 		}
-		c->done = (u64)(m + 1 - first) * c->member_len;
+		for (c->done = 0, k = first; k <= m; k++)
+			c->done += chk_member_len(c, k);
 	}
 	chk_progress(c, last - 1, true);
 	print_findings(c);
 	if (c->nomem)
 		printf("out of memory: not every unreadable range is listed\n");
-	printf("%s: %u member%s of %llu sectors read, %zu unreadable range%s%s\n",
-	       V.name, last - first, last - first == 1 ? "" : "s",
-	       U(c->member_len), c->nbad,
-	       c->nbad == 1 ? "" : "s",
-	       unopened ? ", some member not checked" : "");
+	if (c->layout.slot)	/* weighted: the members' lengths differ */
+		printf("%s: %u member%s, %llu sectors in all, read, %zu unreadable range%s%s\n",
+		       V.name, last - first, last - first == 1 ? "" : "s",
+		       U(c->total), c->nbad, c->nbad == 1 ? "" : "s",
+		       unopened ? ", some member not checked" : "");
+	else
+		printf("%s: %u member%s of %llu sectors read, %zu unreadable range%s%s\n",
+		       V.name, last - first, last - first == 1 ? "" : "s",
+		       U(c->member_len), c->nbad,
+		       c->nbad == 1 ? "" : "s",
+		       unopened ? ", some member not checked" : "");
 	if (c->nbad)
 		printf("%s: copy off what you need from outside the ranges above, then replace the member (bdsadm(8))\n",
 		       V.name);
@@ -208,7 +224,7 @@ int bds_check_table_member(const struct bds_vol *vol, u32 m, const char *path,
 	if (m >= V.nr_members || layout_of_table(c))
 		return -1;
 	bds_member_dev(V.dev[m], &M[m]);
-	c->total = c->member_len;
+	c->total = chk_member_len(c, m);
 	clock_gettime(CLOCK_MONOTONIC, &c->t0);
 	rc = chk_member(c, m, path);
 	chk_progress(c, m, true);

@@ -125,13 +125,13 @@ static void bisect(struct reader *r, u64 start, u64 len)
 int chk_member(struct chk *c, u32 m, const char *path)
 {
 	struct reader r = { c, m, -1, c->vol->offset[m], 1, NULL };
+	u64 s, n, len = chk_member_len(c, m);
 	int lbs = 512;
-	u64 s, n;
 
 	r.fd = open(path, O_RDONLY | O_DIRECT | O_CLOEXEC);
 	if (r.fd < 0) {
 		bds_err("member %u (%s): cannot open it: %s; its %llu sectors are not checked",
-			m, path, strerror(errno), U(c->member_len));
+			m, path, strerror(errno), U(len));
 		return -1;
 	}
 	if (!ioctl(r.fd, BLKSSZGET, &lbs) && lbs >= 512)
@@ -141,8 +141,8 @@ int chk_member(struct chk *c, u32 m, const char *path)
 		bds_err("out of memory");
 		return -1;
 	}
-	for (s = 0; s < c->member_len; s += n) {
-		n = c->member_len - s;
+	for (s = 0; s < len; s += n) {
+		n = len - s;
 		if (n > CHK_READ_SECTORS)
 			n = CHK_READ_SECTORS;
 		if (!read_ok(&r, s, n))

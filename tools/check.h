@@ -24,8 +24,8 @@ struct chk_range {
 
 struct chk {
 	const struct bds_vol *vol;
-	struct bds_layout layout;
-	u64 member_len;			/* sectors of each member in use */
+	struct bds_layout layout;	/* with the table's weights */
+	u64 member_len;			/* sectors of a member of weight 1 */
 	double rate;			/* bytes per second, 0: no cap */
 	bool tty;			/* stderr is a terminal: a bar */
 	u64 total, done;		/* sectors, all members */
@@ -34,6 +34,12 @@ struct chk {
 	size_t nbad, maxbad;
 	bool nomem;			/* some range could not be kept */
 };
+
+/* Sectors of member @m in use: its weight x c->member_len. */
+static inline u64 chk_member_len(const struct chk *c, u32 m)
+{
+	return bds_member_sectors(&c->layout, c->member_len, m);
+}
 
 /*
  * Read member @m (table index) through @path.  Unreadable ranges are

@@ -117,12 +117,17 @@ static void check_signatures(void)
 		refuse("refusing to make devices that hold data into members: their data would be lost; check them with 'bdsadm examine' and wipefs, then erase what they hold (wipefs -a, 'bdsadm wipe') or give --force, which erases the signatures");
 }
 
-/* The labels of the new volume, in table order: the volume's view. */
+/*
+ * The labels of the new volume, in table order: the volume's view, as
+ * member 0 sees it.  Every member holds the same whole number of
+ * cycles, w_m stripe units each: as many as the tightest member has
+ * room for between its data offset and its backup copy.
+ */
 static void make_label(struct bds_label *v, const char *name,
 		       const struct plan_result *r)
 {
-	u64 chunk = r->chunk_b / SECTOR, data = UINT64_MAX, min_size = UINT64_MAX;
-	int i, g;
+	u64 chunk = r->chunk_b / SECTOR, cycles = UINT64_MAX;
+	int i, g, tight = 0;
 
 	memset(v, 0, sizeof(*v));
 	bds_new_uuid(v->volume_uuid);
@@ -143,7 +148,7 @@ static void make_label(struct bds_label *v, const char *name,
 	}
 	for (i = 0; i < nmem; i++) {
 		struct member *m = tbl[i];
-		u64 off, room;
+		u64 room;
 
 		if (m->lbs > 4096)
 			refuse("%s has %u-byte logical blocks: a bds-stripe label needs 4 KiB blocks or smaller",
@@ -151,26 +156,27 @@ static void make_label(struct bds_label *v, const char *name,
 		if (m->size < BDS_LABEL_MIN_MEMBER)
 			refuse("%s is too small to carry a label", m->name);
 		bds_new_uuid(v->uuid[i]);
-		v->weight[i] = 1;
+		v->weight[i] = r->weight[i];
 		snprintf(v->serial[i], sizeof(v->serial[i]), "%.*s",
 			 BDS_LABEL_SERIAL_LEN, m->serial);
-		off = bds_label_data_offset((u32)chunk, m->pbs / 512);
-		v->member_offset[i] = off;
-		room = bds_label_backup_sector(m->size);
-		room = room > off ? (room - off) / chunk * chunk : 0;
-		if (room < data)
-			data = room;
-		if (m->size < min_size)
-			min_size = m->size;
+		v->member_offset[i] = bds_label_data_offset((u32)chunk,
+							    m->pbs / 512);
+		room = plan_label_room(i, chunk) / (chunk * r->weight[i]);
+		if (room < cycles) {
+			cycles = room;
+			tight = i;
+		}
 	}
-	if (!data) {
-		for (i = 0; i < nmem && tbl[i]->size != min_size; i++)
-			;
+	if (!cycles && r->weighted)
+		refuse("%s is too small: after its label (%u KiB at each end) and the data offset (%llu KiB), its %u stripe units of a cycle do not fit",
+		       tbl[tight]->name, BDS_LABEL_SIZE / 1024,
+		       U(v->member_offset[tight] / 2), r->weight[tight]);
+	if (!cycles)
 		refuse("%s is too small: after its label (%u KiB at each end) and the data offset (%llu KiB), no whole stripe unit fits",
-		       tbl[i < nmem ? i : 0]->name, BDS_LABEL_SIZE / 1024,
-		       U(v->member_offset[i < nmem ? i : 0] / 2));
-	}
-	v->data_sectors = data;
+		       tbl[tight]->name, BDS_LABEL_SIZE / 1024,
+		       U(v->member_offset[tight] / 2));
+	/* member 0's share: the view's member_index is 0 */
+	v->data_sectors = cycles * chunk * v->weight[0];
 }
 
 /* Undo: erase the labels of the first @n members (table order). */
@@ -217,6 +223,7 @@ static void write_labels(const struct bds_label *v, char (*nodes)[PATH_MAX],
 		l.member_index = (u32)i;
 		memcpy(l.member_uuid, v->uuid[i], BDS_UUID_LEN);
 		l.data_offset = v->member_offset[i];
+		l.data_sectors = bds_label_member_data(v, (u32)i);
 		l.member_sectors = tbl[i]->size;
 		l.backup_sector = bds_label_backup_sector(tbl[i]->size);
 		if (bds_labels_write(&d[i], &l)) {
@@ -248,12 +255,24 @@ static void print_created(const struct bds_label *v, const char *name,
 			 sizeof(h2)),
 	       v->nr_members, v->nr_groups,
 	       v->layout == BDS_LAYOUT_SEQUENTIAL ? "sequential" : "interleave");
+	if (bds_label_weighted(v))
+		printf("  cycle:       %s, %u stripe units (weights in table order below)\n",
+		       bds_human(v->chunk_sectors * SECTOR * bds_label_slots(v),
+				 h1, sizeof(h1)), bds_label_slots(v));
 	printf("  members (table order):\n");
-	for (i = 0; i < nmem; i++)
-		printf("    %3d %-16s group %-2d %-12s serial %s, data from sector %llu\n",
+	for (i = 0; i < nmem; i++) {
+		u64 data = bds_label_member_data(v, (u32)i);
+
+		printf("    %3d %-16s group %-2d %-12s serial %s, data from sector %llu",
 		       i, nodes[i], tbl[i]->group, ctrls[tbl[i]->ctrl].name,
 		       tbl[i]->serial[0] ? tbl[i]->serial : "unknown",
 		       U(v->member_offset[i]));
+		if (bds_label_weighted(v))
+			printf(", weight %u: %llu sectors (%.1f %%)", v->weight[i],
+			       U(data), 100.0 * (double)data /
+			       (double)bds_volume_length(v));
+		printf("\n");
+	}
 }
 
 int bds_cmd_create(int argc, char **argv)

@@ -41,6 +41,12 @@ static u32 pos_of(const struct bds_vol *v, u32 i)
 	return v->have_status ? v->pos_of[i] : 0;
 }
 
+/* Member @i's data sectors: its weight's share of the volume's size. */
+static u64 share_of(const struct bds_vol *v, u32 i)
+{
+	return v->nr_slots ? v->sectors / v->nr_slots * v->args.weight[i] : 0;
+}
+
 /* Member @i's error count (status field 7), "?" when not known. */
 static const char *errors_of(const struct bds_vol *v, u32 i, char *buf,
 			     size_t sz)
@@ -78,8 +84,16 @@ static void human_head(const struct bds_detail *d)
 	printf("         Layout : %s, groups", layout_word(v));
 	for (g = 0; g < v->args.nr_groups; g++)
 		printf("%s%u", g ? "+" : " ", v->args.group_size[g]);
+	if (v->args.weights_given && v->nr_slots != v->nr_members) {
+		printf("\n        Weights :");
+		for (k = 0; k < v->nr_members; k++)
+			printf("%s%u", k ? "," : " ", v->args.weight[k]);
+		printf(" (table order)\n          Cycle : %s (%llu sectors), %u stripe units",
+		       bds_human((v->args.chunk * v->nr_slots) << 9, h, sizeof(h)),
+		       U(v->args.chunk * v->nr_slots), v->nr_slots);
+	}
 	printf("\n   Stripe order :");
-	for (k = 0; v->have_status && k < v->nr_members; k++)
+	for (k = 0; v->have_status && k < v->nr_slots; k++)
 		printf("%s%u", k ? "," : " ", v->order[k]);
 	if (!v->have_status)
 		printf(" unknown\n          State : unknown (%s)\n", v->why);
@@ -133,6 +147,24 @@ static void human_members(const struct bds_detail *d)
 	}
 }
 
+/* A weighted volume: each member's weight and share. */
+static void human_shares(const struct bds_detail *d)
+{
+	const struct bds_vol *v = &d->vol;
+	char h[32];
+	u32 i;
+
+	printf("Member shares (weights: stripe units of each cycle of %u):\n",
+	       v->nr_slots);
+	printf("      #  weight    share  data\n");
+	for (i = 0; i < v->nr_members; i++)
+		printf("    %3u  %6u  %5.1f %%  %s (%llu sectors)\n", i,
+		       v->args.weight[i],
+		       100.0 * v->args.weight[i] / v->nr_slots,
+		       bds_human(share_of(v, i) << 9, h, sizeof(h)),
+		       U(share_of(v, i)));
+}
+
 static void human_io(const struct bds_detail *d)
 {
 	const struct bds_group_io *a = d->before, *b = d->vol.io;
@@ -164,6 +196,8 @@ void bds_detail_human(const struct bds_detail *d)
 {
 	human_head(d);
 	human_members(d);
+	if (d->vol.nr_slots != d->vol.nr_members)
+		human_shares(d);
 	if (d->vol.have_status)
 		human_io(d);
 }
@@ -196,7 +230,7 @@ static void json_head(const struct bds_detail *d)
 	for (g = 0; g < v->args.nr_groups; g++)
 		printf("%s%u", g ? ", " : "", v->args.group_size[g]);
 	printf("], \"order\": [");
-	for (k = 0; v->have_status && k < v->nr_members; k++)
+	for (k = 0; v->have_status && k < v->nr_slots; k++)
 		printf("%s%u", k ? ", " : "", v->order[k]);
 	printf("], \"health\": \"%s\", \"state\": \"%s\", \"error_members\": [",
 	       v->health, !v->have_status ? "unknown" :
@@ -204,7 +238,11 @@ static void json_head(const struct bds_detail *d)
 	for (i = 0, k = 0; v->have_status && i < v->nr_members; i++)
 		if (v->health[i] == 'D')
 			printf("%s%u", k++ ? ", " : "", i);
-	printf("],\n \"label\": ");
+	printf("], \"weights\": [");
+	for (k = 0; k < v->nr_members; k++)
+		printf("%s%u", k ? ", " : "", v->args.weight[k]);
+	printf("], \"cycle_sectors\": %llu,\n \"label\": ",
+	       U(v->args.chunk * v->nr_slots));
 	if (d->have_view) {
 		printf("{\"name\": ");
 		bds_json_str(stdout, d->view.name);
@@ -250,8 +288,9 @@ static void json_members(const struct bds_detail *d)
 			printf("%s\n  {\"index\": %u, \"position\": %u, \"group\": %u",
 			       i ? "," : "", i, pos_of(v, i), g);
 			json_key_str("device", d->m[i].node);
-			printf(", \"dev\": \"%s\", \"offset\": %llu, \"uuid\": \"%s\"",
-			       v->dev[i], U(v->offset[i]), u);
+			printf(", \"dev\": \"%s\", \"offset\": %llu, \"weight\": %u, \"data_sectors\": %llu, \"uuid\": \"%s\"",
+			       v->dev[i], U(v->offset[i]), v->args.weight[i],
+			       U(share_of(v, i)), u);
 			json_key_str("serial_label", serial_of(d, i));
 			json_key_str("serial_now", d->m[i].serial);
 			errors_of(v, i, e, sizeof(e));

@@ -15,18 +15,23 @@
  *   "name", "uuid", "dm_uuid", "device" (/dev/mapper/NAME), "dev"
  *   (MAJ:MIN), "open_count", "size_sectors", "chunk_sectors",
  *   "width_sectors", "nr_members", "layout", "group_sizes" [..],
- *   "order" [member at each stripe position], "health" (A or D per member,
+ *   "order" [member at each stripe position; with weights, at each slot
+ *   of a cycle], "health" (A or D per member,
  *   table order), "state" ("healthy", "errors", or "unknown" when the
  *   status cannot be read: then "order" and "health" are empty and the
- *   counters 0), "error_members" [..],
+ *   counters 0), "error_members" [..], "weights" [per member, table
+ *   order; all 1 without weights], "cycle_sectors" (stripe unit x the
+ *   sum of the weights: the stripe width without weights),
  *   "label": the labels' view, null when no member has a label of the
  *   volume: {"name", "ctime", "utime", "generation", "agreeing" (members
  *   whose label is this one's generation, at their own position)},
  *   "groups": [{"group", "controller" (at creation, "" if unknown),
  *   "members" [table indexes], "reads", "writes", "read_sectors",
  *   "write_sectors"}],
- *   "members": [{"index" (table order), "position" (stripe position),
- *   "group", "device", "dev", "offset", "uuid" (from the label, "" if
+ *   "members": [{"index" (table order), "position" (stripe position;
+ *   with weights the member's first slot), "group", "device", "dev",
+ *   "offset", "weight", "data_sectors" (its share of the size), "uuid"
+ *   (from the label, "" if
  *   none), "serial_label", "serial_now", "health" ("A", "D", "?"),
  *   "errors" (the member's error count, null when unknown), "label"
  *   ("ok", "none", "unreadable", "other-volume", "other-position",

@@ -12,6 +12,7 @@
 #include "bdsadm.h"
 #include "fmt.h"
 #include "label-io.h"
+#include "volume.h"
 
 enum out_mode { OUT_HUMAN, OUT_EXPORT, OUT_JSON };
 
@@ -37,15 +38,63 @@ static void copy_state(const struct bds_dev_labels *dl, int i, char *buf,
 			 bds_label_error(dl->err[i]));
 }
 
+/* The label's layout, with its weights (the decoder checked them). */
+static void layout_of(const struct bds_label *l, struct bds_layout *layout)
+{
+	static struct bds_slot slot[BDS_MAX_SLOTS];
+	static u16 slot_of[BDS_MAX_SLOTS];
+	u32 w;
+
+	bds_layout_init(layout, l->chunk_sectors, l->group_size, l->nr_groups,
+			(enum bds_order_mode)l->layout);
+	if (bds_weights_check(layout, l->weight, &w) == BDS_OK)
+		bds_layout_weigh(layout, l->weight, w, slot, slot_of);
+}
+
+/* This member of a weighted volume: its weight and slots. */
+static void print_member(const struct bds_label *l,
+			 const struct bds_layout *layout)
+{
+	u32 i, me = l->member_index;
+
+	printf("         Member : %u of %u, weight %u of %u (slot%s",
+	       me, l->nr_members, l->weight[me], layout->nr_slots,
+	       l->weight[me] > 1 ? "s" : "");
+	for (i = 0; i < l->weight[me]; i++)
+		printf("%s%u", i ? "," : " ", bds_member_slot(layout, me, i));
+	printf(" of each cycle), group %u\n", bds_label_group_of(l, me));
+}
+
+/* A weighted volume: the weights, the slots, this member's share. */
+static void print_label_weights(const struct bds_label *l,
+				const struct bds_layout *layout)
+{
+	u32 i, me = l->member_index, W = layout->nr_slots;
+	char h[32], h2[32];
+
+	printf("        Weights :");
+	for (i = 0; i < l->nr_members; i++)
+		printf("%s%u", i ? "," : " ", l->weight[i]);
+	printf(" (table order; a cycle of %u stripe units)\n", W);
+	printf("     Slot order :");
+	for (i = 0; i < W; i++)
+		printf("%s%u", i ? "," : " ", bds_slot_member(layout, i));
+	printf("\n    Data length : %llu sectors on this member (%s: %.1f %% of the volume), volume %s\n",
+	       (unsigned long long)l->data_sectors,
+	       bds_human(l->data_sectors << 9, h, sizeof(h)),
+	       100.0 * l->weight[me] / W,
+	       bds_human(bds_label_unit(l) * W << 9, h2, sizeof(h2)));
+}
+
 static void print_human(const char *dev, const struct bds_dev_labels *dl,
 			const struct bds_label *l)
 {
 	char u[37], t[64], h[32], h2[32], st[160];
 	struct bds_layout layout;
+	bool weighted = bds_label_weighted(l);
 	u32 i, g;
 
-	bds_layout_init(&layout, l->chunk_sectors, l->group_size, l->nr_groups,
-			(enum bds_order_mode)l->layout);
+	layout_of(l, &layout);
 	printf("%s:\n", dev);
 	printf("          Label : bds-stripe version %d, %s copy counts\n",
 	       BDS_LABEL_VERSION, copy_name(dl->pick));
@@ -61,8 +110,12 @@ static void print_human(const char *dev, const struct bds_dev_labels *dl,
 	       bds_time(l->utime, t, sizeof(t)));
 	bds_uuid_format(l->member_uuid, u);
 	g = bds_label_group_of(l, l->member_index);
-	printf("         Member : %u of %u, stripe position %u, group %u\n",
-	       l->member_index, l->nr_members, layout.pos_of[l->member_index], g);
+	if (!weighted)
+		printf("         Member : %u of %u, stripe position %u, group %u\n",
+		       l->member_index, l->nr_members,
+		       layout.pos_of[l->member_index], g);
+	else
+		print_member(l, &layout);
 	printf("    Member UUID : %s\n", u);
 	printf("    Stripe unit : %llu sectors (%s)\n",
 	       (unsigned long long)l->chunk_sectors,
@@ -71,28 +124,43 @@ static void print_human(const char *dev, const struct bds_dev_labels *dl,
 	       l->layout == BDS_LAYOUT_SEQUENTIAL ? "sequential" : "interleave");
 	for (g = 0; g < l->nr_groups; g++)
 		printf("%s%u", g ? "+" : " ", l->group_size[g]);
-	printf("\n   Stripe order :");
-	for (i = 0; i < l->nr_members; i++)
-		printf("%s%u", i ? "," : " ", layout.order[i]);
-	printf("\n    Data offset : %llu sectors (%s)\n",
+	printf("\n");
+	if (!weighted) {
+		printf("   Stripe order :");
+		for (i = 0; i < l->nr_members; i++)
+			printf("%s%u", i ? "," : " ", layout.order[i]);
+		printf("\n");
+	}
+	printf("    Data offset : %llu sectors (%s)\n",
 	       (unsigned long long)l->data_offset,
 	       bds_human(l->data_offset << 9, h, sizeof(h)));
-	printf("    Data length : %llu sectors per member (%s), volume %s\n",
-	       (unsigned long long)l->data_sectors,
-	       bds_human(l->data_sectors << 9, h, sizeof(h)),
-	       bds_human((l->data_sectors * l->nr_members) << 9, h2, sizeof(h2)));
+	if (weighted)
+		print_label_weights(l, &layout);
+	else
+		printf("    Data length : %llu sectors per member (%s), volume %s\n",
+		       (unsigned long long)l->data_sectors,
+		       bds_human(l->data_sectors << 9, h, sizeof(h)),
+		       bds_human((l->data_sectors * l->nr_members) << 9, h2,
+				 sizeof(h2)));
 	printf("   Member sizes : %llu sectors at creation\n",
 	       (unsigned long long)l->member_sectors);
 	printf("        Members : (as seen at creation)\n");
-	printf("      #  group  controller            UUID                                  serial                data offset\n");
+	printf("      #  group  controller            UUID                                  serial                data offset%s\n",
+	       weighted ? "  weight  data sectors" : "");
 	for (i = 0; i < l->nr_members; i++) {
 		g = bds_label_group_of(l, i);
 		bds_uuid_format(l->uuid[i], u);
-		printf("    %s%3u  %5u  %-20s  %s  %-20s  %llu\n",
+		printf("    %s%3u  %5u  %-20s  %s  %-20s  ",
 		       i == l->member_index ? "*" : " ", i, g,
 		       l->controller[g][0] ? l->controller[g] : "-", u,
-		       l->serial[i][0] ? l->serial[i] : "-",
-		       (unsigned long long)l->member_offset[i]);
+		       l->serial[i][0] ? l->serial[i] : "-");
+		if (weighted)
+			printf("%11llu  %6u  %llu\n",
+			       (unsigned long long)l->member_offset[i],
+			       l->weight[i],
+			       (unsigned long long)bds_label_member_data(l, i));
+		else
+			printf("%llu\n", (unsigned long long)l->member_offset[i]);
 	}
 }
 
@@ -168,14 +236,17 @@ static void print_json(const char *dev, const struct bds_dev_labels *dl,
 	       (unsigned long long)l->data_offset,
 	       (unsigned long long)l->data_sectors,
 	       (unsigned long long)l->member_sectors);
+	printf("     \"volume_sectors\": %llu, \"cycle_units\": %u,\n",
+	       (unsigned long long)bds_volume_length(l), bds_label_slots(l));
 	printf("     \"members\": [");
 	for (i = 0; i < l->nr_members; i++) {
 		bds_uuid_format(l->uuid[i], u);
 		printf("%s\n       {\"index\": %u, \"group\": %u, \"uuid\": \"%s\", \"serial\": ",
 		       i ? "," : "", i, bds_label_group_of(l, i), u);
 		bds_json_str(stdout, l->serial[i]);
-		printf(", \"data_offset\": %llu, \"weight\": %u}",
-		       (unsigned long long)l->member_offset[i], l->weight[i]);
+		printf(", \"data_offset\": %llu, \"weight\": %u, \"data_sectors\": %llu}",
+		       (unsigned long long)l->member_offset[i], l->weight[i],
+		       (unsigned long long)bds_label_member_data(l, i));
 	}
 	printf("]}%s\n", last ? "" : ",");
 }

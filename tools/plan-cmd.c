@@ -35,6 +35,10 @@ static void usage(enum plan_verb verb)
 	       "  -t, --transfer-size SIZE  pick the largest stripe unit that makes SIZE\n"
 	       "                            a whole number of stripe widths\n"
 	       "  -l, --layout L            interleave (default) or sequential\n"
+	       "  -w, --weights W           stripe units per cycle of each member:\n"
+	       "                            capacity (the most space), bandwidth\n"
+	       "                            (the fastest streams; needs --disk-mbps),\n"
+	       "                            or a list in table order: 2,1,1,1\n"
 	       "  -g, --groups SPEC         groups by hand: 'sdb,sdc;sdd,sde', or counts\n"
 	       "                            in argument order: 4,4\n"
 	       "      --sort                members of a group in natural name order\n"
@@ -49,11 +53,13 @@ static void usage(enum plan_verb verb)
 		printf("      --read-ahead RA       auto (default) raises the volume's\n"
 		       "                            read-ahead to 2 stripe widths; SIZE sets\n"
 		       "                            it; off leaves the kernel's\n");
+	printf("      --disk-mbps X[,X...]  disk speed (MB/s), one for all or one per\n"
+	       "                            device in argument order\n"
+	       "      --controller-mbps Y[,Y...]  controller speed limit, one for all\n"
+	       "                            or one per controller in name order\n");
 	if (verb != VERB_CREATE)
 		printf("      --table-only          print only the table line\n"
 		       "      --paths               members as /dev/NAME (default MAJ:MIN)\n"
-		       "      --disk-mbps X         disk speed, for the bandwidth estimate\n"
-		       "      --controller-mbps Y   controller speed limit\n"
 		       "      --sysfs DIR           sysfs root (default /sys; for tests)\n"
 		       "      --mounts FILE         mount table (default /proc/self/mounts)\n");
 	if (verb == VERB_TABLE)
@@ -74,6 +80,7 @@ static const struct option longopts[] = {
 	{ "chunk", required_argument, NULL, 'c' },
 	{ "transfer-size", required_argument, NULL, 't' },
 	{ "layout", required_argument, NULL, 'l' },
+	{ "weights", required_argument, NULL, 'w' },
 	{ "groups", required_argument, NULL, 'g' },
 	{ "name", required_argument, NULL, 'n' },
 	{ "force", no_argument, NULL, 'f' },
@@ -125,14 +132,51 @@ static bool verb_takes(enum plan_verb verb, int c)
 		return verb != VERB_PLAN;
 	case OPT_TABLE_ONLY:
 	case OPT_PATHS:
-	case OPT_DISK_MBPS:
-	case OPT_CTRL_MBPS:
 	case OPT_SYSFS:
 	case OPT_MOUNTS:
 		return verb != VERB_CREATE;
 	default:
 		return true;
 	}
+}
+
+/*
+ * "X" or "X,Y,...": MB/s values into a new array; false if one is not a
+ * positive number.
+ */
+static bool parse_speeds(const char *s, double **list, int *n)
+{
+	char copy[LIST_SZ * 4], *tok, *save = NULL;
+
+	if (strlen(s) >= sizeof(copy) || !*s || s[strlen(s) - 1] == ',' ||
+	    strstr(s, ",,"))
+		return false;
+	snprintf(copy, sizeof(copy), "%s", s);
+	free(*list);
+	*list = calloc(MAX_ARGS, sizeof(**list));
+	if (!*list)
+		refuse("out of memory");
+	*n = 0;
+	for (tok = strtok_r(copy, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save))
+		if (*n == MAX_ARGS || !parse_mbps(tok, &(*list)[(*n)++]))
+			return false;
+	return *n > 0;
+}
+
+/* --weights: a word or a list (checked against the devices later). */
+static void parse_weights(const char *s)
+{
+	opt.weights_arg = s;
+	if (!strcmp(s, "capacity"))
+		opt.weights = WT_CAPACITY;
+	else if (!strcmp(s, "bandwidth"))
+		opt.weights = WT_BANDWIDTH;
+	else if (*s && strspn(s, "0123456789,") == strlen(s))
+		opt.weights = WT_LIST;
+	else
+		usage_error("--weights %s: accepted are capacity, bandwidth and a list of weights in table order (2,1,1,1)",
+			    s);
 }
 
 /*
@@ -144,7 +188,7 @@ int plan_parse_options(enum plan_verb verb, int argc, char **argv)
 	int c;
 
 	opt.verb = verb;
-	while ((c = getopt_long(argc, argv, "c:t:l:g:n:fhV", longopts,
+	while ((c = getopt_long(argc, argv, "c:t:l:w:g:n:fhV", longopts,
 				NULL)) != -1) {
 		if (c != '?' && !verb_takes(verb, c))
 			usage_error("%s does not take %s",
@@ -166,6 +210,9 @@ int plan_parse_options(enum plan_verb verb, int argc, char **argv)
 			else
 				usage_error("--layout %s: accepted are interleave and sequential",
 					    optarg);
+			break;
+		case 'w':
+			parse_weights(optarg);
 			break;
 		case 'g':
 			opt.groups_arg = optarg;
@@ -197,15 +244,17 @@ int plan_parse_options(enum plan_verb verb, int argc, char **argv)
 			opt.paths = true;
 			break;
 		case OPT_DISK_MBPS:
-			if (!parse_mbps(optarg, &opt.disk_mbps))
-				usage_error("--disk-mbps %s: not a positive number",
+			if (!parse_speeds(optarg, &opt.disk_list, &opt.ndisk))
+				usage_error("--disk-mbps %s: not a positive number, or a list of them separated by commas",
 					    optarg);
+			opt.disk_mbps = opt.disk_list[0];
 			opt.have_disk_mbps = true;
 			break;
 		case OPT_CTRL_MBPS:
-			if (!parse_mbps(optarg, &opt.ctrl_mbps))
-				usage_error("--controller-mbps %s: not a positive number",
+			if (!parse_speeds(optarg, &opt.ctrl_list, &opt.nctrl_mbps))
+				usage_error("--controller-mbps %s: not a positive number, or a list of them separated by commas",
 					    optarg);
+			opt.ctrl_mbps = opt.ctrl_list[0];
 			opt.have_ctrl_mbps = true;
 			break;
 		case OPT_SYSFS:
@@ -243,6 +292,15 @@ int plan_parse_options(enum plan_verb verb, int argc, char **argv)
 		usage_error("--chunk and --transfer-size exclude each other");
 	if (opt.have_ctrl_mbps && !opt.have_disk_mbps)
 		usage_error("--controller-mbps needs --disk-mbps too");
+	if (opt.weights != WT_NONE && opt.mode == BDS_LAYOUT_SEQUENTIAL)
+		usage_error("--weights %s: weights need --layout interleave; with --layout sequential every member holds an equal share, as with the in-kernel striped target",
+			    opt.weights_arg);
+	if (opt.weights == WT_BANDWIDTH && !opt.have_disk_mbps)
+		usage_error("--weights bandwidth needs the disks' speeds: give --disk-mbps (and --controller-mbps where controllers limit them)");
+	if (opt.transfer_arg && (opt.weights == WT_CAPACITY ||
+				 opt.weights == WT_BANDWIDTH))
+		usage_error("--transfer-size and --weights %s exclude each other: the weights depend on the stripe unit; give --chunk, or the weights as a list",
+			    opt.weights_arg);
 	if (opt.name && opt.create && strcmp(opt.name, opt.create))
 		usage_error("--name %s and --create %s differ", opt.name,
 			    opt.create);
@@ -294,7 +352,7 @@ static int plan_main(enum plan_verb verb, int argc, char **argv)
 	plan_build(args, nargs, &r);
 	printf("%s\n", table);
 	if (!opt.table_only)
-		print_summary(&r.layout, r.length, r.member_len);
+		print_summary(&r);
 	if (opt.create)
 		return create_device();
 	return 0;

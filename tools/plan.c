@@ -76,13 +76,19 @@ unsigned int transfer_k;
  * --transfer-size T: the largest chunk c (a multiple of 4 KiB and of
  * every logical block size) with T = k * N * c for a whole k >= 1, the
  * stripe width N * c fitting 32 bits in bytes.  The largest chunk is
- * the smallest admissible k.
+ * the smallest admissible k.  With a list of weights, W (their sum) in
+ * place of N: T is then a whole number of cycles.
  */
-static u64 chunk_from_transfer(u64 tbytes)
+static u64 chunk_from_transfer(u64 tbytes, u32 units)
 {
-	char h1[64], h2[64], h3[64], h4[64], h5[64];
-	u64 n = (u64)nmem, align, q, kmin, best = 0, i, maxchunk;
+	char h1[64], h2[64], h3[64], h4[64], h5[64], who[64];
+	u64 n = units, align, q, kmin, best = 0, i, maxchunk;
+	const char *widths = units == (u32)nmem ? "stripe widths" : "cycles";
 
+	if (units == (u32)nmem)
+		snprintf(who, sizeof(who), "%d members", nmem);
+	else
+		snprintf(who, sizeof(who), "weights adding up to %u", units);
 	align = BDS_CHUNK_ALIGN * SECTOR;
 	align = align / gcd64(align, max_lbs()) * max_lbs();
 	if (tbytes == 0 || tbytes % (n * align)) {
@@ -92,19 +98,19 @@ static u64 chunk_from_transfer(u64 tbytes)
 		bds_human(align, h2, sizeof(h2));
 		bds_human(step, h3, sizeof(h3));
 		if (lo)
-			refuse("--transfer-size %s (%s) is impossible: with %d members and a stripe unit that is a multiple of %s, a whole number of stripe widths is a multiple of %s (nearest: %s or %s)",
-			       opt.transfer_arg, h1, nmem, h2, h3,
+			refuse("--transfer-size %s (%s) is impossible: with %s and a stripe unit that is a multiple of %s, a whole number of %s is a multiple of %s (nearest: %s or %s)",
+			       opt.transfer_arg, h1, who, h2, widths, h3,
 			       bds_human(lo, h4, sizeof(h4)),
 			       bds_human(lo + step, h5, sizeof(h5)));
-		refuse("--transfer-size %s (%s) is impossible: with %d members and a stripe unit that is a multiple of %s, a whole number of stripe widths is a multiple of %s (smallest: %s)",
-		       opt.transfer_arg, h1, nmem, h2, h3, h3);
+		refuse("--transfer-size %s (%s) is impossible: with %s and a stripe unit that is a multiple of %s, a whole number of %s is a multiple of %s (smallest: %s)",
+		       opt.transfer_arg, h1, who, h2, widths, h3, h3);
 	}
 	q = tbytes / (n * align);
 	/* chunk = align * q / k <= maxchunk, the stripe width fitting 32 bits */
 	maxchunk = BDS_MAX_IO_BYTES / n / align;	/* in units of align */
 	if (!maxchunk)
-		refuse("--transfer-size: no stripe unit fits: %d members x %s exceed the 32-bit stripe width",
-		       nmem, bds_human(align, h1, sizeof(h1)));
+		refuse("--transfer-size: no stripe unit fits: %s x %s exceed the 32-bit stripe width",
+		       who, bds_human(align, h1, sizeof(h1)));
 	kmin = (q + maxchunk - 1) / maxchunk;
 	for (i = 1; i * i <= q; i++) {
 		if (q % i)
@@ -134,9 +140,11 @@ void plan_build(char **args, int nargs, struct plan_result *r)
 {
 	struct bds_layout *layout = &r->layout;
 	enum bds_geom_err err;
-	u64 chunk_b, chunk, min_size, member_len, length, check_len;
+	u64 chunk_b, chunk, min_size, member_len, length, check_len, cycles;
+	u32 units = 0;
 	int i;
 
+	memset(r, 0, sizeof(*r));
 	if (nargs > MAX_ARGS)
 		refuse("%s", bds_geom_error(BDS_ERR_TOO_MANY_MEMBERS));
 	if (!realpath(opt.sysfs, devroot))
@@ -174,12 +182,25 @@ void plan_build(char **args, int nargs, struct plan_result *r)
 	sort_controllers();
 	check_members();
 	make_groups();
+	plan_speeds();
+	/* more than 128 members: bds_layout_init() below says so */
+	for (i = 0; i < nmem && i < BDS_MAX_MEMBERS; i++)
+		r->weight[i] = 1;
+	if (opt.weights == WT_LIST && nmem <= BDS_MAX_MEMBERS) {
+		const char *why = plan_weights_list(r);
+
+		if (why)
+			refuse("--weights %s: %s (%d members, table order)",
+			       opt.weights_arg, why, nmem);
+	}
+	for (i = 0; i < nmem; i++)
+		units += i < BDS_MAX_MEMBERS ? r->weight[i] : 1;
 
 	if (opt.transfer_arg) {
 		u64 t = 0;
 
 		parse_size(opt.transfer_arg, &t);
-		chunk_b = chunk_from_transfer(t);
+		chunk_b = chunk_from_transfer(t, units);
 	}
 	chunk = chunk_b / SECTOR;
 
@@ -208,12 +229,28 @@ void plan_build(char **args, int nargs, struct plan_result *r)
 		if (chunk_b % mem[i].lbs)
 			refuse("Chunk size is not a multiple of a member's logical block size: %s has %u-byte blocks, the stripe unit is %llu bytes",
 			       mem[i].name, mem[i].lbs, U(chunk_b));
+	plan_weights(r, chunk);
 
+	/* whole cycles: member i holds w_i stripe units of each */
+	cycles = UINT64_MAX;
+	for (i = 0; i < nmem; i++)
+		if (tbl[i]->size / (chunk * r->weight[i]) < cycles)
+			cycles = tbl[i]->size / (chunk * r->weight[i]);
+	for (i = 0; r->weighted && !cycles && i < nmem; i++) {
+		char h1[64], h2[64];
+
+		if (tbl[i]->size / (chunk * r->weight[i]))
+			continue;
+		refuse("%s is too small: %s, less than its %u stripe units of a cycle (%s)",
+		       tbl[i]->name, bds_human(tbl[i]->size * SECTOR, h1, sizeof(h1)),
+		       r->weight[i],
+		       bds_human(chunk_b * r->weight[i], h2, sizeof(h2)));
+	}
 	min_size = UINT64_MAX;
 	for (i = 0; i < nmem; i++)
 		if (mem[i].size < min_size)
 			min_size = mem[i].size;
-	member_len = min_size / chunk * chunk;
+	member_len = cycles * chunk;
 	if (!member_len) {
 		char h1[64], h2[64];
 
@@ -224,17 +261,18 @@ void plan_build(char **args, int nargs, struct plan_result *r)
 		       mem[i].name, bds_human(min_size * SECTOR, h1, sizeof(h1)),
 		       bds_human(chunk_b, h2, sizeof(h2)));
 	}
-	if (member_len > UINT64_MAX / (u64)nmem)
+	if (member_len > UINT64_MAX / layout->nr_slots)
 		refuse("the volume would exceed 2^64 sectors");
-	length = member_len * (u64)nmem;
+	length = member_len * layout->nr_slots;
 	if (!bds_member_len(layout, length, &check_len) ||
 	    check_len != member_len)
 		refuse("internal error: length %llu is not a whole number of stripes",
 		       U(length));
 
-	opt.width_b = chunk_b * (u64)nmem;
+	/* with weights, read-ahead goes by cycles: optimal_io_size is one */
+	opt.width_b = chunk_b * layout->nr_slots;
 	r->chunk_b = chunk_b;
 	r->member_len = member_len;
 	r->length = length;
-	build_table(layout, length);
+	build_table(r);
 }

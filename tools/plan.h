@@ -10,6 +10,9 @@
  *   checks.c    in use? (mounted, held, busy, partitioned, signatures)
  *   groups.c    controllers -> table groups and table order
  *   plan.c      stripe unit, the layout the kernel will use, the length
+ *   plan-weights.c  speeds per member and controller, --weights, the
+ *               summary's "Weights" part
+ *   weights.c   the choice of weights itself, pure (weights.h)
  *   summary.c   the printed explanation and bandwidth estimate
  *   dmsetup.c   bds-stripe-table --create (dmsetup, unlabelled volumes)
  *   plan-cmd.c  the options and the plan verb
@@ -50,6 +53,9 @@
 
 enum ra_mode { RA_AUTO, RA_OFF, RA_SET };
 
+/* --weights: none (every weight 1), chosen, or a list in table order. */
+enum wt_mode { WT_NONE, WT_CAPACITY, WT_BANDWIDTH, WT_LIST };
+
 /* Which verb parses the options: they differ in what they accept. */
 enum plan_verb { VERB_TABLE, VERB_PLAN, VERB_CREATE };
 
@@ -71,12 +77,14 @@ struct member {
 	int ctrl;			/* index into ctrls[] */
 	int group;			/* table group */
 	int index;			/* table index (0..N-1) */
+	double mbps;			/* --disk-mbps, 0 if not given */
 };
 
 struct controller {
 	char name[NAME_SZ];
 	char desc[2 * NAME_SZ];
 	int nmembers;
+	double mbps;			/* --controller-mbps, 0: no limit */
 };
 
 struct plan_opts {
@@ -94,17 +102,24 @@ struct plan_opts {
 	u64 ra_kib;		/* RA_SET: read-ahead in KiB */
 	u64 width_b;		/* stripe width in bytes, for RA_AUTO */
 	bool force, table_only, paths, sort;
-	double disk_mbps, ctrl_mbps;
+	double disk_mbps, ctrl_mbps;	/* the first (or only) value */
 	bool have_disk_mbps, have_ctrl_mbps;
+	/* the values, one per device (argument order) or per controller */
+	double *disk_list, *ctrl_list;
+	int ndisk, nctrl_mbps;
+	enum wt_mode weights;
+	const char *weights_arg;
 	bool real_sysfs;	/* --sysfs not given: also look at /dev */
 };
 
 /* What plan_build() computed. */
 struct plan_result {
-	struct bds_layout layout;
+	struct bds_layout layout;	/* with the weights' slots */
 	u64 chunk_b;		/* stripe unit in bytes */
-	u64 member_len;		/* sectors used on each member */
+	u64 member_len;		/* sectors of a member of weight 1 */
 	u64 length;		/* volume sectors */
+	u32 weight[BDS_MAX_MEMBERS];	/* table order; all 1 without weights */
+	bool weighted;		/* some weight is not 1 */
 };
 
 extern const char *bds_prog;	/* "bdsadm" or "bds-stripe-table" */
@@ -167,9 +182,21 @@ void make_groups(void);
 u32 max_pbs(void);
 void plan_build(char **args, int nargs, struct plan_result *r);
 
+/* plan-weights.c */
+/* The speeds of --disk-mbps and --controller-mbps onto mem[] and ctrls[]. */
+void plan_speeds(void);
+/* --weights LIST into @r->weight; NULL or why not (the target's words). */
+const char *plan_weights_list(struct plan_result *r);
+/* The --weights choice for stripe unit @chunk into @r and its layout. */
+void plan_weights(struct plan_result *r, u64 chunk);
+/* Sectors member @i (table order) has for data under a label. */
+u64 plan_label_room(int i, u64 chunk);
+/* The summary's "Weights" part (only when --weights is given). */
+void print_weights(const struct plan_result *r);
+
 /* summary.c */
-void build_table(const struct bds_layout *l, u64 length);
-void print_summary(const struct bds_layout *l, u64 length, u64 member_len);
+void build_table(const struct plan_result *r);
+void print_summary(const struct plan_result *r);
 
 /* dmsetup.c */
 int create_device(void);

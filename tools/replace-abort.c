@@ -181,8 +181,9 @@ static int reload(struct abort_ctx *a)
 				    a->mirror);
 	snprintf(lin, sizeof(lin), "%s %llu", a->dev[a->p],
 		 (unsigned long long)a->r.label->member_offset[a->p]);
-	if (!bds_dm_swap_noflush(a->mirror, a->r.label->data_sectors, "linear",
-				 lin))
+	if (!bds_dm_swap_noflush(a->mirror,
+				 bds_label_member_data(a->r.label, a->p),
+				 "linear", lin))
 		bds_err("replace --abort %s: cannot map %s straight onto %s; going on",
 			a->name, a->mirror, a->dev[a->p]);
 	if (!bds_dm_swap_table(a->name, bds_volume_length(a->r.label),

@@ -155,7 +155,8 @@ int rpl_save_regions(struct rpl *x)
 		.old = x->old_node, .new = x->new_node,
 		.old_off = x->vol.offset[x->p],
 		.new_off = x->next.member_offset[x->p],
-		.len = x->r.label->data_sectors, .region = RPL_REGION,
+		.len = bds_label_member_data(x->r.label, x->p),
+		.region = RPL_REGION,
 		.reg = x->reg, .nreg = x->nreg,
 	};
 	int rc;
@@ -173,7 +174,8 @@ int rpl_mirror_table(const struct rpl *x, struct rpl_table *t)
 	size_t i;
 
 	t->n = rpl_segments(x->reg, x->nreg, RPL_REGION,
-			    x->r.label->data_sectors, seg, RPL_MAX_SEGS);
+			    bds_label_member_data(x->r.label, x->p), seg,
+			    RPL_MAX_SEGS);
 	if (t->n > RPL_MAX_SEGS)
 		return -E2BIG;
 	for (i = 0; i < t->n; i++) {

@@ -95,9 +95,9 @@ static int find_volume(struct rpl *x, const char *old)
 static int check_new(struct rpl *x, const char *new)
 {
 	const struct bds_label *l = x->r.label;
+	u64 off, backup, data = bds_label_member_data(l, x->p);
 	struct bds_dev_labels dl;
 	char why[512], what[512];
-	u64 off, backup;
 	u32 i;
 	int rc;
 
@@ -125,13 +125,13 @@ static int check_new(struct rpl *x, const char *new)
 	off = bds_label_data_offset((u32)l->chunk_sectors, x->newd.pbs / 512);
 	backup = x->newd.sectors >= BDS_LABEL_MIN_MEMBER ?
 		 bds_label_backup_sector(x->newd.sectors) : 0;
-	if (backup < off + l->data_sectors)
+	if (backup < off + data)
 		return rpl_refuse(x, "%s is too small: it has %llu sectors, the member needs %llu (data offset %llu, %llu data sectors, the backup label)",
 				  new, (unsigned long long)x->newd.sectors,
-				  (unsigned long long)(off + l->data_sectors +
+				  (unsigned long long)(off + data +
 						       BDS_LABEL_SECTORS + 8),
 				  (unsigned long long)off,
-				  (unsigned long long)l->data_sectors);
+				  (unsigned long long)data);
 	x->next = *l;
 	x->next.generation++;
 	x->next.utime = (u64)time(NULL);
@@ -179,8 +179,9 @@ void rpl_put_back(struct rpl *x)
 	snprintf(lin, sizeof(lin), "%s %llu", x->vol.dev[x->p],
 		 (unsigned long long)x->vol.offset[x->p]);
 	if (bds_dm_info(x->mirror, &info) && info.exists &&
-	    !bds_dm_swap_noflush(x->mirror, x->r.label->data_sectors, "linear",
-				 lin))
+	    !bds_dm_swap_noflush(x->mirror,
+				 bds_label_member_data(x->r.label, x->p),
+				 "linear", lin))
 		bds_err("replace %s: cannot map %s straight onto %s; putting the volume back all the same",
 			x->name, x->mirror, x->old_node);
 	if (!bds_dm_swap_table(x->name, len, "bds-stripe", x->live) &&
@@ -210,6 +211,8 @@ static struct bds_label member_label(struct rpl *x, u32 i)
 	l.member_index = i;
 	memcpy(l.member_uuid, l.uuid[i], BDS_UUID_LEN);
 	l.data_offset = l.member_offset[i];
+	/* each member's own share (x->next is some member's view) */
+	l.data_sectors = bds_label_member_data(&x->next, i);
 	if (i == x->p) {
 		l.member_sectors = x->newd.sectors;
 		l.backup_sector = bds_label_backup_sector(x->newd.sectors);
@@ -424,12 +427,12 @@ static int do_replace(struct rpl *x, const char *old, const char *new)
 	rpl_crash_point("copy-started");
 	printf("bdsadm: replace %s: copying member %u from %s to %s (%llu MiB) while the volume stays in use\n",
 	       x->name, x->p, x->old_node, x->new_node,
-	       (unsigned long long)(x->r.label->data_sectors >> 11));
+	       (unsigned long long)(bds_label_member_data(x->r.label, x->p) >> 11));
 	fflush(stdout);
 	memset(&c, 0, sizeof(c));
 	c.mirror = x->mirror;
 	c.new_dev = x->new_dev;
-	c.sectors = x->r.label->data_sectors;
+	c.sectors = bds_label_member_data(x->r.label, x->p);
 	c.tty = isatty(2);
 	c.t0 = t0;		/* the mirror copies from its start on */
 	res = rpl_wait_sync(&c, health, sizeof(health));

@@ -57,28 +57,37 @@ const char *bds_vol_parse_table(const char *params, struct bds_vol *v)
 		}
 	}
 	v->nr_members = m;
+	v->nr_slots = 0;
+	for (m = 0; m < v->nr_members; m++)
+		v->nr_slots += v->args.weight[m];
 	v->have_table = true;
 	return NULL;
 }
 
-/* "0,4,1,5": a permutation of 0..N-1 into v->order and v->pos_of. */
+/*
+ * "0,4,1,5": a permutation of 0..N-1 into v->order and v->pos_of; with
+ * weights "6,8,0,1,...": W entries, member m w_m times (pos_of: its
+ * first slot).
+ */
 static const char *parse_order(char *s, struct bds_vol *v)
 {
-	bool seen[BDS_MAX_MEMBERS] = { false };
+	const char *bad = v->nr_slots == v->nr_members ?
+		"the status order is not a permutation of the members" :
+		"the status order does not give each member as many slots as its weight";
+	u32 seen[BDS_MAX_MEMBERS] = { 0 };
 	char *save = NULL, *t;
 	u32 p = 0;
 	u64 m;
 
 	for (t = strtok_r(s, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-		if (p == v->nr_members || !bds_parse_u64(t, &m) ||
-		    m >= v->nr_members || seen[m])
-			return "the status order is not a permutation of the members";
-		seen[m] = true;
-		v->order[p] = (u8)m;
-		v->pos_of[m] = (u8)p++;
+		if (p == v->nr_slots || !bds_parse_u64(t, &m) ||
+		    m >= v->nr_members || seen[m] == v->args.weight[m])
+			return bad;
+		if (!seen[m]++)
+			v->pos_of[m] = (u16)p;
+		v->order[p++] = (u8)m;
 	}
-	return p == v->nr_members ? NULL :
-	       "the status order is not a permutation of the members";
+	return p == v->nr_slots ? NULL : bad;
 }
 
 /* "0,0,3,0": one count per member (status field 7) into v->errors. */

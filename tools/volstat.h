@@ -6,7 +6,8 @@
  * fields Documentation/bds-stripe.rst numbers:
  *
  *   1 N  2 health (A or D per member, table order)  3 layout word
- *   4 order (member at each stripe position)  5 #groups
+ *   4 order (member at each stripe position; with weights, at each of
+ *     the W slots of a cycle, member m w_m times)  5 #groups
  *   6 per group: reads, writes, sectors read, sectors written
  *   7 error count per member, table order, comma separated (target
  *     1.3.0 on; a status of an older module ends after field 6)
@@ -39,16 +40,18 @@ struct bds_vol {
 
 	/* The table (have_table): geometry and members in table order. */
 	bool have_table;
-	struct bds_args args;		/* chunk, groups, layout, volume UUID */
+	struct bds_args args;		/* chunk, groups, layout, volume UUID,
+					   weights (all 1 when not given) */
 	u32 nr_members;
+	u32 nr_slots;			/* W, the sum of the weights (N) */
 	char dev[BDS_MAX_MEMBERS][24];	/* "MAJ:MIN", as the table gives it */
 	u64 offset[BDS_MAX_MEMBERS];
 
 	/* The status (have_status). */
 	bool have_status;
 	char health[BDS_MAX_MEMBERS + 1];
-	u8 order[BDS_MAX_MEMBERS];	/* stripe position -> member */
-	u8 pos_of[BDS_MAX_MEMBERS];	/* member -> stripe position */
+	u8 order[BDS_MAX_SLOTS];	/* stripe position (slot) -> member */
+	u16 pos_of[BDS_MAX_MEMBERS];	/* member -> its (first) position */
 	struct bds_group_io io[BDS_MAX_GROUPS];
 	/*
 	 * Field 7 (have_errors): failed requests per member, table order.

@@ -14,7 +14,7 @@
 
 u64 bds_volume_length(const struct bds_label *l)
 {
-	return l->data_sectors * l->nr_members;
+	return bds_label_unit(l) * bds_label_slots(l);
 }
 
 static bool append(char *buf, size_t sz, size_t *len, const char *fmt, ...)
@@ -65,6 +65,17 @@ bool bds_volume_params_at(const struct bds_label *l, const char *const *devs,
 		return append(buf, sz, &len, volume_words ?
 			      " 4 layout sequential volume %s" :
 			      " 2 layout sequential", uuid);
+	/* the target's canonical order: layout, volume, weights */
+	if (bds_label_weighted(l)) {
+		if (volume_words ? !append(buf, sz, &len, " 4 volume %s weights", uuid) :
+		    !append(buf, sz, &len, " 2 weights"))
+			return false;
+		for (i = 0; i < l->nr_members; i++)
+			if (!append(buf, sz, &len, "%c%u", i ? ',' : ' ',
+				    l->weight[i]))
+				return false;
+		return true;
+	}
 	return !volume_words || append(buf, sz, &len, " 2 volume %s", uuid);
 }
 

@@ -88,6 +88,34 @@ assert len(d[\"members\"]) == 3 and d[\"members\"][2][\"serial\"] == \"QM00003\"
 assert d[\"backup\"][\"sector\"] == 4194288 and d[\"groups\"][1][\"controller\"] == \"host1\"
 " "$W/out"'
 
+# The weighted golden label (weights 3,1,2: W 6), members 1 and 0.
+"$MKLABEL" "$W/w1" --weighted || exit 1
+"$MKLABEL" "$W/w0" --weighted --member 0 || exit 1
+run examine "$W/w1"
+t "examine, weighted: the member's weight and slot" eval 'rc_is 0 &&
+	out_has "Member : 1 of 3, weight 1 of 6 (slot 4 of each cycle), group 0" &&
+	out_has "Weights : 3,1,2 (table order; a cycle of 6 stripe units)" &&
+	out_has "Slot order : 0,0,2,0,1,2" && ! out_has "Stripe order"'
+t "examine, weighted: this member's share, the volume" eval 'out_has "Data length : 1397376 sectors on this member (682.31 MiB: 16.7 % of the volume), volume 3.99 GiB"'
+t "examine, weighted: every member's weight and data" eval 'out_has "data offset  weight  data sectors" &&
+	grep -q "^       0      0  host0  .*  2048       3  4192128$" "$W/out" &&
+	grep -q "^    \*  1      0  host0  .*  2048       1  1397376$" "$W/out" &&
+	grep -q "^       2      1  host1  .*  2048       2  2794752$" "$W/out"'
+run examine "$W/w0"
+t "examine, weighted member 0: weight 3, slots 0,1,3" eval 'rc_is 0 &&
+	out_has "Member : 0 of 3, weight 3 of 6 (slots 0,1,3 of each cycle), group 0" &&
+	out_has "Data length : 4192128 sectors on this member (1.99 GiB: 50.0 % of the volume), volume 3.99 GiB"'
+run examine --json "$W/w1" "$W/m1"
+t "examine --json, weighted: weights, shares, the volume's size" eval 'rc_is 0 &&
+	python3 -c "import json, sys
+w, u = json.load(open(sys.argv[1]))[\"devices\"]
+assert [m[\"weight\"] for m in w[\"members\"]] == [3, 1, 2]
+assert [m[\"data_sectors\"] for m in w[\"members\"]] == [4192128, 1397376, 2794752]
+assert w[\"data_sectors\"] == 1397376 and w[\"volume_sectors\"] == 8384256 and w[\"cycle_units\"] == 6
+assert [m[\"weight\"] for m in u[\"members\"]] == [1, 1, 1] and u[\"cycle_units\"] == 3
+assert u[\"volume_sectors\"] == 3 * 4192128 and u[\"members\"][0][\"data_sectors\"] == 4192128
+" "$W/out"'
+
 # A corrupt primary: the backup counts, and examine says so.
 cp --sparse=always "$W/m1" "$W/m1c"
 poke 4400 "$W/m1c" 255
@@ -165,6 +193,16 @@ ln -sf "$(realpath "$BDSADM")" "$W/bds-stripe-table"
 RC=$?
 t "bds-stripe-table is bdsadm plan under its old name" eval 'rc_is 0 &&
 	diff <(sed "/^Create it/,\$d" "$W/plan.out") <(sed "/^Create it/,\$d" "$W/table.out") >/dev/null'
+run plan --sysfs "$W/2x4/sys" --mounts "$W/2x4/mounts" --chunk 4K --weights 2,1,1,1 sdb sdc sdf sdg
+t "plan --weights: the weighted table, the shares, how to create it" eval 'rc_is 0 &&
+	out_has "0 20971520 bds-stripe 8 2 2 8:16 0 8:32 0 2 8:80 0 8:96 0 2 weights 2,1,1,1" &&
+	out_has "Weights (as given, in table order):" && out_has "bdsadm create NAME"'
+run create vol --weights heavy sdb sdc
+t "create --weights with a bad word: exit 2" eval 'rc_is 2 && err_has "--weights heavy: accepted are capacity, bandwidth and a list"'
+run create vol --weights 2,1 --layout sequential sdb sdc
+t "create --weights with --layout sequential: exit 2" eval 'rc_is 2 && err_has "weights need --layout interleave"'
+run create vol --weights bandwidth sdb sdc
+t "create --weights bandwidth without --disk-mbps: exit 2" eval 'rc_is 2 && err_has "needs the disks'"'"' speeds"'
 run plan --create vol sdb
 t "plan --create: usage error, plan changes nothing" eval 'rc_is 2 && err_has "bdsadm plan does not take --create"'
 run create

@@ -175,3 +175,29 @@ tree_parts() {
 	partition "$r" sdc sdc1 1 8:33 $GIB_S
 	partition "$r" sdd sdd1 1 8:49 $((GIB_S + 4096))
 }
+
+# make bench's T2 (Documentation/bds-stripe.rst, Weights): 10 disks of
+# 2 GiB on 8 SCSI hosts, sdb..sdg alone on hosts 2..7, sdh, sdi on host
+# 8 and sdj, sdk on host 9
+tree_t2() {
+	local r=$1 i=0 d h t
+	new_tree "$r"
+	for d in b c d e f g h i j k; do
+		if [ $i -lt 6 ]; then h=$((i + 2)) t=0
+		else h=$((8 + (i - 6) / 2)) t=$(((i - 6) % 2)); fi
+		scsi_disk "$r" 0000:00:1$h.0 $h $t sd$d 8:$((16 * (i + 1))) \
+			$((2 * GIB_S))
+		i=$((i + 1))
+	done
+}
+
+# disks of unequal sizes: sdb (2 GiB) and sdc (4 GiB) on host2, sdd
+# (6 GiB) and sde (3 GiB) on host3
+tree_sizes() {
+	local r=$1
+	new_tree "$r"
+	scsi_disk "$r" 0000:00:10.0 2 0 sdb 8:16 $((2 * GIB_S))
+	scsi_disk "$r" 0000:00:10.0 2 1 sdc 8:32 $((4 * GIB_S))
+	scsi_disk "$r" 0000:00:11.0 3 0 sdd 8:48 $((6 * GIB_S))
+	scsi_disk "$r" 0000:00:11.0 3 1 sde 8:64 $((3 * GIB_S))
+}

@@ -8,6 +8,9 @@
  *   --name NAME       volume name NAME
  *   --other-backup    then overwrite the backup with a copy of another
  *                     volume (a conflict)
+ *   --weighted        the weighted golden label (weights 3,1,2), as
+ *                     member N: its data is that member's share
+ *                     (give it first)
  * Only the tests use it; bdsadm create will write real labels.
  */
 #include <stdio.h>
@@ -29,14 +32,19 @@ int main(int argc, char **argv)
 	int i, fd;
 
 	if (argc < 2) {
-		fprintf(stderr, "usage: mklabel FILE [--member N] [--generation N] [--name NAME] [--other-backup]\n");
+		fprintf(stderr, "usage: mklabel FILE [--weighted] [--member N] [--generation N] [--name NAME] [--other-backup]\n");
 		return 2;
 	}
 	golden_label(&l);
 	for (i = 2; i < argc; i++) {
-		if (!strcmp(argv[i], "--member") && i + 1 < argc) {
-			l.member_index = (u32)atoi(argv[++i]);
+		if (!strcmp(argv[i], "--weighted")) {
+			golden_weighted_label(&l);
+		} else if (!strcmp(argv[i], "--member") && i + 1 < argc) {
+			u64 unit = l.data_sectors / l.weight[l.member_index];
+
+			l.member_index = (u32)atoi(argv[++i]) % 3;
 			memcpy(l.member_uuid, l.uuid[l.member_index], BDS_UUID_LEN);
+			l.data_sectors = unit * l.weight[l.member_index];
 		} else if (!strcmp(argv[i], "--generation") && i + 1 < argc) {
 			l.generation = strtoull(argv[++i], NULL, 10);
 		} else if (!strcmp(argv[i], "--name") && i + 1 < argc) {

@@ -81,6 +81,8 @@ tree_422 "$W/422"
 tree_nvme "$W/nvme"
 tree_mixed "$W/mixed"
 tree_parts "$W/parts"
+tree_t2 "$W/t2"
+tree_sizes "$W/sizes"
 
 T2X4="0 67108864 bds-stripe 512 2 4 8:16 0 8:32 0 8:48 0 8:64 0 4 8:80 0 8:96 0 8:112 0 8:128 0"
 ALL8="sdb sdc sdd sde sdf sdg sdh sdi"
@@ -558,9 +560,134 @@ ra_no_device() {
 }
 t "--create without the device in sysfs: a warning, not a failure" ra_no_device
 
+# --- weights (issue 14) --------------------------------------------------------
+
+T2ALL="sdb sdc sdd sde sdf sdg sdh sdi sdj sdk"
+T2TABLE="0 37748736 bds-stripe 32 8 1 8:16 0 1 8:32 0 1 8:48 0 1 8:64 0 1 8:80 0 1 8:96 0 2 8:112 0 8:128 0 2 8:144 0 8:160 0 2 weights 4,4,4,4,4,4,3,3,3,3"
+
+weights_bandwidth_t2() {
+	# the documented T2 example: its table, 90 MB/s against 75
+	run t2 --chunk 16K --disk-mbps 10 --controller-mbps 15 \
+		--weights bandwidth $T2ALL &&
+	rc_is 0 && line1_is "$T2TABLE" &&
+	out_has "Weights (by bandwidth: the fastest sequential streams, then the most space):" &&
+	out_has "  0   sdb             4  11.1 %  2 GiB (4194304 sectors)          0 B (0 sectors)" &&
+	out_has "  9   sdk             3   8.3 %  1.50 GiB (3145728 sectors)       512 MiB (1048576 sectors)" &&
+	out_has "W = 36: a cycle of 36 stripe units (576 KiB); in the table: weights 4,4,4,4,4,4,3,3,3,3" &&
+	out_has "space used: 18 GiB of 20 GiB (90.0 %); equal shares use 20 GiB (100.0 %): 2 GiB given up" &&
+	out_has "sequential streams: 90 MB/s with these weights, 75 MB/s with equal shares (the disks and controllers allow 90 MB/s at best)" &&
+	out_has "slots 6,8,0,1,2,3,4,5,7,9,0,1,2,3,4,5,6,8,7,9,0,1,2,3,4,5,6,8,0,1,2,3,4,5,7,9  (as 'dmsetup status' shows it)" &&
+	out_has "Cycle:        576 KiB (1152 sectors) = 36 x 16 KiB, the sum of the weights" &&
+	out_has "mkfs.xfs will pick: sunit=4 swidth=144 blks (4 KiB blocks; su=16k,sw=36)" &&
+	out_has "limit for a transfer of one cycle (36 stripe units): 90 MB/s" &&
+	# one limit per controller, in name order: the same
+	run t2 --chunk 16K --disk-mbps 10 --controller-mbps 15,15,15,15,15,15,15,15 \
+		--weights bandwidth --table-only $T2ALL &&
+	rc_is 0 && [ "$OUT" = "$T2TABLE" ] || fail "per-controller list"
+}
+t "--weights bandwidth: the T2 example, 90 MB/s instead of 75" weights_bandwidth_t2
+
+weights_capacity() {
+	run sizes --chunk 64K --weights capacity sdb sdc sdd sde &&
+	rc_is 0 &&
+	line1_is "0 31457280 bds-stripe 128 2 2 8:16 0 8:32 0 2 8:48 0 8:64 0 2 weights 2,4,6,3" &&
+	out_has "Weights (by capacity: the most of the members' space):" &&
+	out_has "  2   sdd             6  40.0 %  6 GiB (12582912 sectors)         0 B (0 sectors)" &&
+	out_has "space used: 15 GiB of 15 GiB (100.0 %); equal shares use 8 GiB (53.3 %): 7 GiB more" &&
+	out_has "Usable size:  15 GiB (31457280 sectors), 1 GiB (2097152 sectors) from each member per unit of weight" &&
+	out_lacks "unused on" && out_lacks "sequential streams" &&
+	# equal disks: every weight 1, the table as without --weights
+	run 2x4 --weights capacity $ALL8 && rc_is 0 && line1_is "$T2X4" &&
+	out_has "every weight is 1: equal shares, and no weights in the table" &&
+	out_has "order 0,4,1,5,2,6,3,7"
+}
+t "--weights capacity: shares by size, all 1 for equal disks" weights_capacity
+
+weights_list() {
+	# the documentation's worked example: 2 controllers of 2, 2,1,1,1
+	run 2x4 --chunk 4K --weights 2,1,1,1 sdb sdc sdf sdg && rc_is 0 &&
+	line1_is "0 20971520 bds-stripe 8 2 2 8:16 0 8:32 0 2 8:80 0 8:96 0 2 weights 2,1,1,1" &&
+	out_has "Weights (as given, in table order):" &&
+	out_has "slots 0,2,0,1,3" &&
+	out_has "  0   sdb        8:16     SCSI disk        whole disk           4 GiB      512   0     0" &&
+	out_has "  3   sdg        8:96     SCSI disk        whole disk           4 GiB      512   1     4" &&
+	out_has "unused on sdc: 2 GiB (4194304 sectors)" &&
+	# in table order, whatever the argument order
+	run 2x4 --chunk 4K --weights 2,1,1,1 --table-only sdc sdb sdg sdf && rc_is 0 &&
+	[ "$OUT" = "0 20971520 bds-stripe 8 2 2 8:32 0 8:16 0 2 8:96 0 8:80 0 2 weights 2,1,1,1" ] ||
+		fail "list in table order" &&
+	# a list of ones: no weights
+	run 2x4 --weights 1,1,1,1,1,1,1,1 --table-only $ALL8 && rc_is 0 &&
+	[ "$OUT" = "$T2X4" ] || fail "all ones" &&
+	# --transfer-size: a whole number of cycles
+	run 2x4 --weights 2,1,1,1 --transfer-size 20K sdb sdc sdf sdg && rc_is 0 &&
+	out_has "Stripe unit:  4 KiB (8 sectors)" &&
+	out_has "Transfer:     20 KiB = 1 cycle (k = 1)" &&
+	run 2x4 --weights 2,1,1,1 --transfer-size 16K sdb sdc sdf sdg &&
+	refused "with weights adding up to 5 and a stripe unit that is a multiple of 4 KiB, a whole number of cycles is a multiple of 20 KiB"
+}
+t "--weights LIST: in table order, the documented slots" weights_list
+
+weights_speeds() {
+	# one speed per device in argument order: shares 1:1:2:2
+	run 2x4 --disk-mbps 200,100,200,100 --weights bandwidth sdf sdb sdg sdc &&
+	rc_is 0 &&
+	line1_is "0 25165824 bds-stripe 512 2 2 8:16 0 8:32 0 2 8:80 0 8:96 0 2 weights 1,1,2,2" &&
+	out_has "Bandwidth (disks and controllers as --disk-mbps and --controller-mbps give them):" &&
+	out_has "host2          2 members -> 200 MB/s" &&
+	out_has "sequential streams: 600 MB/s with these weights, 400 MB/s with equal shares" &&
+	# speeds alone change nothing without --weights
+	run 2x4 --disk-mbps 200,100,200,100 --table-only sdf sdb sdg sdc &&
+	rc_is 0 && [ "$OUT" = "0 33554432 bds-stripe 512 2 2 8:16 0 8:32 0 2 8:80 0 8:96 0" ] ||
+		fail "speeds without weights"
+}
+t "--disk-mbps per device (argument order) for --weights bandwidth" weights_speeds
+
+weights_create() {
+	rm -f "$W/dm.log" "$W/dm/"*
+	run 2x4 --dmsetup "$W/dmsetup" --chunk 4K --weights 2,1,1,1 --create wvol sdb sdc sdf sdg &&
+	rc_is 0 && err_has "created /dev/mapper/wvol" &&
+	[ "$(cat "$W/dm.log")" = "info wvol
+create wvol --table 0 20971520 bds-stripe 8 2 2 8:16 0 8:32 0 2 8:80 0 8:96 0 2 weights 2,1,1,1" ] ||
+		fail "dmsetup calls: $(cat "$W/dm.log")"
+}
+t "--create with weights: the table with its weights" weights_create
+
+weights_refused() {
+	run 2x4 --weights 2,1 --layout sequential sdb sdc && rc_is 2 &&
+	err_has "--weights 2,1: weights need --layout interleave; with --layout sequential every member holds an equal share" &&
+	run 2x4 --weights capacity --layout sequential sdb sdc && rc_is 2 &&
+	run 2x4 --weights bandwidth sdb sdc && rc_is 2 &&
+	err_has "--weights bandwidth needs the disks' speeds: give --disk-mbps" &&
+	run 2x4 --weights most sdb sdc && rc_is 2 &&
+	err_has "--weights most: accepted are capacity, bandwidth and a list of weights in table order" &&
+	run 2x4 --weights capacity --transfer-size 1M sdb sdc && rc_is 2 &&
+	err_has "--transfer-size and --weights capacity exclude each other" &&
+	run 2x4 --weights 2,1,1 sdb sdc && refused "--weights 2,1,1: Invalid weights: the list must give exactly one weight per member (2 members, table order)" &&
+	run 2x4 --weights 2,,1 sdb sdc sdd && refused "Invalid weights: expected unsigned decimal numbers separated by single commas" &&
+	run 2x4 --weights 0,1 sdb sdc && refused "--weights 0,1: Invalid weight: each member's weight must be 1 to 255" &&
+	run 2x4 --weights 1,256 sdb sdc && refused "Invalid weight: each member's weight must be 1 to 255" &&
+	run 2x4 --weights 255,255,255,255,5 sdb sdc sdd sde sdf && refused "Weights too large: their sum must be at most 1024" &&
+	run 2x4 --chunk 8M --weights 255,255,2 sdb sdc sdf &&
+	refused "Weighted cycle too large: chunk x sum of weights in bytes exceeds 32 bits (a stripe unit of 16384 sectors: at most 511 stripe units per cycle)" &&
+	run 2x4 --disk-mbps 10,20 --weights bandwidth $ALL8 &&
+	refused "--disk-mbps gives 2 speeds for 8 devices: give one for all of them, or one per device in the order of the arguments" &&
+	run 2x4 --disk-mbps 10 --controller-mbps 10,20,30 $ALL8 &&
+	refused "--controller-mbps gives 3 limits for 2 controllers (host2, host3): give one for all of them, or one per controller in this order" &&
+	run 2x4 --disk-mbps 10,,20 sdb sdc && rc_is 2 &&
+	run 2x4 --disk-mbps 10, sdb sdc && rc_is 2 &&
+	run 2x4 --disk-mbps 0,10 sdb sdc && rc_is 2 &&
+	cp -a "$W/sizes" "$W/ws" &&
+	echo 200 > "$W/ws/sys/devices/pci0000:00/0000:00:10.0/virtio2/host2/target2:0:0/2:0:0:0/block/sdb/size" &&
+	run ws --weights capacity sdb sdc && refused "--weights capacity: sdb is too small: 100 KiB, with no room for a stripe unit (256 KiB) between a label's data offset and its backup copy" &&
+	run ws --weights 1,2 --chunk 64K sdc sdb && refused "sdb is too small: 100 KiB, less than its 2 stripe units of a cycle (128 KiB)"
+}
+t "--weights refusals: sequential, counts, ranges, sum, cycle, speeds" weights_refused
+
 misc() {
 	run 2x4 --help && rc_is 0 && out_has "Usage: bds-stripe-table" &&
-	run 2x4 --version && rc_is 0 && out_has "bds-stripe-table 1.5.0" &&
+	run 2x4 --version && rc_is 0 &&
+	out_has "bds-stripe-table $(sed -n 's/.*\.version = { *\([0-9]*\), *\([0-9]*\), *\([0-9]*\) *}.*/\1.\2.\3/p' "$here/../../dm-bds-stripe.c")" &&
 	run 2x4 --name vol sdb sdc && rc_is 0 &&
 	out_has "dmsetup create vol --table '0 16777216 bds-stripe 512 1 2 8:16 0 8:32 0'"
 }

@@ -25,6 +25,13 @@
  *   a replace at its commit point   OK, the new member; without the new
  *                                disk STALE (naming the old one) or
  *                                MISSING, never the old one
+ *   a weighted volume (random weights, each label's data its own
+ *   member's share)              OK in table order, the volume's unit
+ *                                and W from any label; a label with
+ *                                other weights, or another unit: GEOMETRY;
+ *                                a device smaller than its own share:
+ *                                SHRUNK (the heaviest member's share does
+ *                                not matter)
  * and every refusal message names the volume and says what to do.
  * Output is TAP; the last line is "N passed, N failed".
  */
@@ -94,6 +101,8 @@ static struct bds_found *add(struct scene *s, const struct bds_label *vol,
 	d->label = *vol;
 	d->label.member_index = pos;
 	memcpy(d->label.member_uuid, vol->uuid[pos], BDS_UUID_LEN);
+	/* its own member's share (all the same without weights) */
+	d->label.data_sectors = bds_label_member_data(vol, pos);
 	s->n++;
 	return d;
 }
@@ -155,7 +164,7 @@ static bool says(const struct bds_asm_result *r, const char *a, const char *b)
 }
 
 static struct scene sc;
-static int bad[16];
+static int bad[18];
 
 #define EXPECT(n, cond) do { if (!(cond)) bad[n]++; } while (0)
 
@@ -409,6 +418,99 @@ static void replace_round(void)
 		!r.rollback && r.position == p && r.generation == nv.generation));
 }
 
+/*
+ * A weighted volume: weights 1 to 8 (W at most 1024), the heaviest
+ * member filling its space; @vol is member 0's view.
+ */
+static void make_weighted(struct bds_label *l, const char *name, u8 tag,
+			  u64 *unit)
+{
+	u32 i, wmax = 0;
+
+	make_volume(l, name, tag);
+	for (i = 0; i < l->nr_members; i++) {
+		l->weight[i] = 1 + (u32)(rnd() % 8);
+		if (l->weight[i] > wmax)
+			wmax = l->weight[i];
+	}
+	if (wmax == 1)
+		l->weight[rnd() % l->nr_members] = wmax = 2;
+	l->incompat = BDS_LABEL_INCOMPAT_WEIGHTS;
+	*unit = (l->backup_sector - l->data_offset) / (128 * wmax) * 128;
+	l->data_sectors = *unit * l->weight[0];
+}
+
+static void weighted_round(void)
+{
+	struct bds_label vol, other;
+	struct bds_asm_result r;
+	struct bds_found *d;
+	u64 unit;
+	u32 p, i, W = 0;
+	bool shares = true;
+
+	make_weighted(&vol, "data", 0xe0, &unit);
+	make_volume(&other, "logs", 0xb0);
+	for (i = 0; i < vol.nr_members; i++)
+		W += vol.weight[i];
+
+	/* complete, beside an unweighted volume */
+	sc.n = 0;
+	add_all(&sc, &vol);
+	add_all(&sc, &other);
+	shuffle(&sc);
+	EXPECT(14, bds_assemble(sc.f, sc.n, "data", NULL, &r) == BDS_ASM_OK &&
+	       order_is_right(&sc, &r, &vol) && bds_label_weighted(r.label) &&
+	       bds_label_unit(r.label) == unit && bds_label_slots(r.label) == W);
+	for (p = 0; r.verdict == BDS_ASM_OK && p < vol.nr_members; p++)
+		shares = shares && sc.f[r.member[p]].label.data_sectors ==
+			 unit * vol.weight[p] &&
+			 bds_label_member_data(r.label, p) == unit * vol.weight[p];
+	EXPECT(14, shares);
+	EXPECT(14, bds_assemble(sc.f, sc.n, "logs", NULL, &r) == BDS_ASM_OK &&
+	       !bds_label_weighted(r.label) &&
+	       bds_label_slots(r.label) == other.nr_members);
+
+	/* a label with other weights (its own share as they give it) */
+	sc.n = 0;
+	add_all(&sc, &vol);
+	d = &sc.f[rnd() % sc.n];
+	p = (u32)(rnd() % vol.nr_members);
+	d->label.weight[p] = vol.weight[p] == 1 ? 2 : 1;
+	d->label.data_sectors = unit * d->label.weight[d->label.member_index];
+	shuffle(&sc);
+	/* one member alone agrees with itself */
+	EXPECT(15, vol.nr_members == 1 ?
+	       bds_assemble(sc.f, sc.n, "data", NULL, &r) == BDS_ASM_OK :
+	       bds_assemble(sc.f, sc.n, "data", NULL, &r) == BDS_ASM_GEOMETRY &&
+	       !strcmp(r.field, "the member weights") &&
+	       says(&r, "disagree on the member weights", "bdsadm examine"));
+
+	/* a label whose share is of another unit: one cycle more */
+	sc.n = 0;
+	add_all(&sc, &vol);
+	d = &sc.f[rnd() % sc.n];
+	d->label.data_sectors += 128 * d->label.weight[d->label.member_index];
+	d->sectors += 128 * d->label.weight[d->label.member_index];
+	shuffle(&sc);
+	EXPECT(16, vol.nr_members == 1 ?
+	       bds_assemble(sc.f, sc.n, "data", NULL, &r) == BDS_ASM_OK :
+	       bds_assemble(sc.f, sc.n, "data", NULL, &r) == BDS_ASM_GEOMETRY &&
+	       !strcmp(r.field, "the data length per member"));
+
+	/* each device must hold its own share, not the heaviest one's */
+	sc.n = 0;
+	add_all(&sc, &vol);
+	for (i = 0; i < sc.n; i++)
+		sc.f[i].sectors = sc.f[i].label.data_offset +
+				  sc.f[i].label.data_sectors;
+	EXPECT(17, bds_assemble(sc.f, sc.n, "data", NULL, &r) == BDS_ASM_OK);
+	p = (u32)(rnd() % sc.n);
+	sc.f[p].sectors--;
+	EXPECT(17, bds_assemble(sc.f, sc.n, "data", NULL, &r) == BDS_ASM_SHRUNK &&
+	       r.position == sc.f[p].label.member_index);
+}
+
 static void test_uuid_text(void)
 {
 	u8 u[16], v[16];
@@ -447,6 +549,10 @@ int main(void)
 		"replace at its commit point: the new member",
 		"replace committed, new disk lost: never the old one",
 		"replace not committed, old disk lost: refused as the old volume",
+		"weighted volumes assemble; unit, W and each share from the labels",
+		"weighted: a label with other weights: GEOMETRY (the member weights)",
+		"weighted: a label of another unit: GEOMETRY (the data length)",
+		"weighted: each device holds its own share, else SHRUNK",
 	};
 	int rounds = 400, i;
 
@@ -454,8 +560,9 @@ int main(void)
 	for (i = 0; i < rounds; i++) {
 		one_round();
 		replace_round();
+		weighted_round();
 	}
-	for (i = 0; i < 14; i++)
+	for (i = 0; i < 18; i++)
 		check(bad[i] == 0, "%s (%d of %d rounds wrong)", what[i], bad[i],
 		      rounds);
 	test_uuid_text();

@@ -19,6 +19,13 @@
  *   every malformed status           refused, with its reason (field 7:
  *                                    too few, too many, empty, not a
  *                                    number, beyond 32 bits, a word after)
+ *   weighted volumes                 the documented examples (2,1,1,1
+ *                                    and T2's 36 slots), labelled, and
+ *                                    random weights over random
+ *                                    geometries: W slots, each member's
+ *                                    first slot; an order that gives a
+ *                                    member more or fewer slots than its
+ *                                    weight (or a permutation) refused
  *   bds_vol_read: no device, another target, no status, a full read
  * Output is TAP; the last line is "N passed, N failed".
  */
@@ -284,6 +291,125 @@ static void malformed(void)
 	}
 }
 
+/* Documentation/bds-stripe.rst, Weights: the worked example and T2. */
+static void weighted_examples(void)
+{
+	static const char *const t2 =
+		"32 8 1 8:16 0 1 8:32 0 1 8:48 0 1 8:64 0 1 8:80 0 1 8:96 0 2 8:112 0 8:128 0 2 8:144 0 8:160 0 2 weights 4,4,4,4,4,4,3,3,3,3";
+	static const char *const t2s =
+		"10 AAAAAAAAAA interleave 6,8,0,1,2,3,4,5,7,9,0,1,2,3,4,5,6,8,7,9,0,1,2,3,4,5,6,8,0,1,2,3,4,5,7,9 8 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0,0,0,0,0,0,0,0,0,0";
+	const char *e1, *e2;
+
+	memset(&v, 0, sizeof(v));
+	e1 = bds_vol_parse_table("8 2 2 8:16 0 8:32 0 2 8:48 0 8:64 0 2 weights 2,1,1,1", &v);
+	e2 = bds_vol_parse_status("4 AAAA interleave 0,2,0,1,3 2 0 0 0 0 0 0 0 0 0,0,0,0", &v);
+	check(!e1 && v.args.weights_given && v.nr_members == 4 && v.nr_slots == 5 &&
+	      v.args.weight[0] == 2 && v.args.weight[3] == 1,
+	      "weights 2,1,1,1: 4 members, 5 slots (%s)", e1 ? e1 : "");
+	check(!e2 && v.have_status && v.order[0] == 0 && v.order[1] == 2 &&
+	      v.order[2] == 0 && v.order[3] == 1 && v.order[4] == 3,
+	      "its status 0,2,0,1,3 parses (%s)", e2 ? e2 : "");
+	check(v.pos_of[0] == 0 && v.pos_of[1] == 3 && v.pos_of[2] == 1 &&
+	      v.pos_of[3] == 4, "each member's first slot: 0, 3, 1, 4");
+	e2 = bds_vol_parse_status("4 AAAA interleave 0,2,1,3 2 0 0 0 0 0 0 0 0 0,0,0,0", &v);
+	check(e2 && !v.have_status, "a permutation for a weighted table is refused: %s",
+	      e2 ? e2 : "(accepted)");
+	memset(&v, 0, sizeof(v));
+	e1 = bds_vol_parse_table(t2, &v);
+	e2 = bds_vol_parse_status(t2s, &v);
+	check(!e1 && !e2 && v.nr_slots == 36 && v.order[35] == 9 &&
+	      v.pos_of[6] == 0 && v.pos_of[8] == 1 && v.pos_of[0] == 2 &&
+	      v.pos_of[9] == 9, "T2: 36 slots, first slots of members 6, 8, 0, 9 (%s)",
+	      e1 ? e1 : e2 ? e2 : "");
+	memset(&v, 0, sizeof(v));
+	check(!bds_vol_parse_table("128 2 2 8:16 2048 8:32 2048 2 8:48 2048 8:64 2048 4 volume " UUID " weights 3,1,1,2", &v) &&
+	      v.args.volume_given && v.nr_slots == 7 && v.args.weight[3] == 2 &&
+	      !bds_vol_parse_status("4 AAAA interleave 0,2,3,0,1,3,0 2 0 0 0 0 0 0 0 0 0,0,0,0", &v) &&
+	      v.pos_of[3] == 2, "a labelled weighted table and its status");
+}
+
+/* A status line of @n healthy members with @slots slots in @order. */
+static void weighted_status(char *buf, size_t sz, u32 n, const u32 *order,
+			    u32 slots, u32 groups)
+{
+	size_t len = (size_t)snprintf(buf, sz, "%u ", n);
+	u32 i;
+
+	for (i = 0; i < n; i++)
+		buf[len++] = 'A';
+	len += (size_t)snprintf(buf + len, sz - len, " interleave");
+	for (i = 0; i < slots; i++)
+		len += (size_t)snprintf(buf + len, sz - len, "%c%u",
+					i ? ',' : ' ', order[i]);
+	len += (size_t)snprintf(buf + len, sz - len, " %u", groups);
+	for (i = 0; i < 4 * groups; i++)
+		len += (size_t)snprintf(buf + len, sz - len, " %u", i);
+}
+
+/* Random weights over random geometries: the target's slots read back. */
+static void random_weighted(int round)
+{
+	static char table[16384], status[16384];
+	static struct bds_slot slot[BDS_MAX_SLOTS];
+	static u16 slot_of[BDS_MAX_SLOTS];
+	static u32 order[BDS_MAX_SLOTS];
+	unsigned int size[BDS_MAX_GROUPS], n = 1 + (unsigned int)(rnd() % 128);
+	unsigned int groups = random_groups(n, size), g, k, i = 0, len;
+	u32 sz[BDS_MAX_GROUPS], w[BDS_MAX_MEMBERS], slots;
+	struct bds_layout l;
+	const char *err;
+	bool ok;
+
+	for (g = 0; g < groups; g++)
+		sz[g] = size[g];
+	bds_layout_init(&l, 8, sz, groups, BDS_LAYOUT_INTERLEAVE);
+	do {
+		for (i = 0; i < n; i++)
+			w[i] = 1 + (u32)(rnd() % (rnd() % 2 ? 3 : 16));
+	} while (bds_weights_check(&l, w, &slots) != BDS_OK);
+	bds_layout_weigh(&l, w, slots, slot, slot_of);
+	len = (unsigned int)snprintf(table, sizeof(table), "8 %u", groups);
+	for (g = 0, i = 0; g < groups; g++) {
+		len += (unsigned int)snprintf(table + len, sizeof(table) - len,
+					      " %u", size[g]);
+		for (k = 0; k < size[g]; k++, i++)
+			len += (unsigned int)snprintf(table + len,
+						      sizeof(table) - len,
+						      " 65:%u 0", i);
+	}
+	len += (unsigned int)snprintf(table + len, sizeof(table) - len,
+				      " 2 weights");
+	for (i = 0; i < n; i++)
+		len += (unsigned int)snprintf(table + len, sizeof(table) - len,
+					      "%c%u", i ? ',' : ' ', w[i]);
+	for (i = 0; i < slots; i++)
+		order[i] = bds_slot_member(&l, i);
+	weighted_status(status, sizeof(status), n, order, slots, groups);
+	memset(&v, 0, sizeof(v));
+	ok = !bds_vol_parse_table(table, &v) && !bds_vol_parse_status(status, &v) &&
+	     v.nr_members == n && v.nr_slots == slots;
+	for (i = 0; ok && i < slots; i++)
+		ok = v.order[i] == order[i];
+	for (i = 0; ok && i < n; i++)
+		ok = v.args.weight[i] == w[i] &&
+		     v.pos_of[i] == bds_member_slot(&l, i, 0);
+	check(ok, "random weights %d: %u members in %u groups, W %u read back",
+	      round, n, groups, slots);
+	if (n < 2)
+		return;
+	/* the last slot given to a member of another: refused */
+	order[slots - 1] = (order[slots - 1] + 1) % n;
+	weighted_status(status, sizeof(status), n, order, slots, groups);
+	err = bds_vol_parse_status(status, &v);
+	ok = err && strstr(err, "as many slots as its weight") && !v.have_status;
+	/* and one slot fewer */
+	weighted_status(status, sizeof(status), n, order, slots - 1, groups);
+	err = bds_vol_parse_status(status, &v);
+	check(ok && err && strstr(err, "as many slots as its weight"),
+	      "random weights %d: a member with a slot too many, or too few, refused: %s",
+	      round, err ? err : "(accepted)");
+}
+
 static void reading(void)
 {
 	struct bds_dm_info info = { .exists = true, .major = 254, .minor = 3 };
@@ -327,6 +453,9 @@ int main(void)
 	for (i = 0; i < 200; i++)
 		random_geometry(i);
 	malformed();
+	weighted_examples();
+	for (i = 0; i < 100; i++)
+		random_weighted(i);
 	reading();
 	return tap_done();
 }
