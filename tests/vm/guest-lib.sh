@@ -414,6 +414,21 @@ bds_dmesg_since() { dmesg | sed -n "/bds-mark: $1\$/,\$p" | sed 1d; }
 # bds_uptime: whole seconds since boot.
 bds_uptime() { cut -d. -f1 /proc/uptime; }
 
+# bds_counters VOL: the 4 x #groups per-group counters of `dmsetup status
+# VOL` (status field 6: the words after #groups, $8, up to the error
+# counts), space separated.
+bds_counters() {
+	dmsetup status "$1" | awk '{ s = $9; for (i = 10; i <= 8 + 4 * $8; i++) s = s " " $i; print s }'
+}
+
+# bds_vec_sub A B: element-wise A - B of two counter vectors.
+bds_vec_sub() {
+	echo "$1 | $2" | awk -F'|' '{
+		n = split($1, a, " "); split($2, b, " "); s = ""
+		for (i = 1; i <= n; i++) s = s (i > 1 ? " " : "") a[i] - b[i]
+		print s }'
+}
+
 # bds_health VOL: the health string of a bds-stripe volume (status field 2:
 # one A or D per member, in table order).
 bds_health() { dmsetup status "$1" | cut -d' ' -f5; }

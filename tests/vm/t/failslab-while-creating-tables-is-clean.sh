@@ -10,12 +10,11 @@
 # /proc/self/fail-nth is absent.  failslab is set to verbose 0 and
 # ignore-gfp-wait N (so GFP_KERNEL allocations can fail too).
 #
-# Tables: 64 KiB unit over 4 disks in two groups, "2 layout sequential";
+# Tables: 64 KiB unit over 4 disks in two groups with "2 weights
+# 2,1,1,2", whose constructor also allocates the weighted slot tables;
 # and the same disks labelled as one volume (bds-mklabels) with "4 layout
 # sequential volume <uuid>", whose constructor also reads and checks the
-# labels (its label buffers are allocations of their own); and the same
-# disks with "2 weights 2,1,1,2", whose constructor also allocates the
-# weighted slot tables.
+# labels (its label buffers are allocations of their own).
 # 1. Every allocation of the constructor in turn, for each table:
 #    `bds-dmload --sweep`
 #    (tests/vm/bin/bds-dmload.c) does what `dmsetup create` does
@@ -73,9 +72,10 @@ bds_load_module
 set -- $(bds_members 0) $(bds_members 1)
 [ $# -eq 4 ] || fail "need 2 + 2 disks, have: $*"
 DISKS="$*"
-MLEN=$(($(bds_sectors "$1") / 128 * 128))
-TABLE="0 $((MLEN * 4)) bds-stripe 128 2 2 $(bds_majmin "$1") 0 $(bds_majmin "$2") 0"
-TABLE="$TABLE 2 $(bds_majmin "$3") 0 $(bds_majmin "$4") 0 2 layout sequential"
+# Weights 2,1,1,2: W = 6, and the weight-2 members hold two units a cycle.
+WC=$(($(bds_sectors "$1") / 256))
+TABLE="0 $((WC * 6 * 128)) bds-stripe 128 2 2 $(bds_majmin "$1") 0 $(bds_majmin "$2") 0"
+TABLE="$TABLE 2 $(bds_majmin "$3") 0 $(bds_majmin "$4") 0 2 weights 2,1,1,2"
 log "table: $TABLE"
 
 DISKNAMES=""
@@ -139,12 +139,6 @@ LTABLE=$(bds-mklabels 10111213-1415-4617-9819-1a1b1c1d1e1f 128 sequential 2,2 $D
 	fail "bds-mklabels failed"
 log "labelled table: $LTABLE"
 sweep "$LTABLE"
-# Weights 2,1,1,2: W = 6, and the weight-2 members hold two units a cycle.
-WC=$(($(bds_sectors "$1") / 256))
-WTABLE="0 $((WC * 6 * 128)) bds-stripe 128 2 2 $(bds_majmin "$1") 0 $(bds_majmin "$2") 0"
-WTABLE="$WTABLE 2 $(bds_majmin "$3") 0 $(bds_majmin "$4") 0 2 weights 2,1,1,2"
-log "weighted table: $WTABLE"
-sweep "$WTABLE"
 
 # --- 2. dmsetup create, task-filter, space stepping ------------------------------------
 echo Y >$FS/task-filter

@@ -40,19 +40,8 @@ hctl_host() {
 	echo "${_h%%:*}"
 }
 
-# counters: the 4 x #groups counters of `dmsetup status`, space separated
-# (status field 6: the words after #groups, $8, up to the error counts).
-counters() {
-	dmsetup status $V | awk '{ s = $9; for (i = 10; i <= 8 + 4 * $8; i++) s = s " " $i; print s }'
-}
-
-# vec_sub A B: element-wise A - B of two counter vectors.
-vec_sub() {
-	echo "$1 | $2" | awk -F'|' '{
-		n = split($1, a, " "); split($2, b, " "); s = ""
-		for (i = 1; i <= n; i++) s = s (i > 1 ? " " : "") a[i] - b[i]
-		print s }'
-}
+# counters: the 4 x #groups counters of `dmsetup status` of the volume.
+counters() { bds_counters $V; }
 
 # model RW START END [BS]: the counter vector that reading (RW=r) or writing
 # (RW=w) volume sectors [START, END) in requests of BS sectors (default: one
@@ -178,7 +167,7 @@ O=$((2 * W))          # sectors
 X=$((STRIPES * W))    # sectors
 before=$(counters)
 fio_io write $((O * 512)) $((X * 512)) $((2 * W * 512))
-d=$(vec_sub "$(counters)" "$before")
+d=$(bds_vec_sub "$(counters)" "$before")
 log "aligned write of $((X * 512)) bytes: $d"
 # shellcheck disable=SC2086
 set -- $d
@@ -192,7 +181,7 @@ expect_eq "$d" "$(model w $O $((O + X)) $((2 * W)))" "aligned write: model"
 
 before=$(counters)
 fio_io read $((O * 512)) $((X * 512)) $((W * 512))
-d=$(vec_sub "$(counters)" "$before")
+d=$(bds_vec_sub "$(counters)" "$before")
 log "aligned read of $((X * 512)) bytes: $d"
 # shellcheck disable=SC2086
 set -- $d
@@ -223,7 +212,7 @@ for op in \
 	fi
 	before=$(counters)
 	run xfs_io -d -c "$cmd" $DMV
-	expect_eq "$(vec_sub "$(counters)" "$before")" "$(model "$1" "$2" $(($2 + $3)))" \
+	expect_eq "$(bds_vec_sub "$(counters)" "$before")" "$(model "$1" "$2" $(($2 + $3)))" \
 		"$1 [$2, $(($2 + $3))): per-group counters = model"
 done
 

@@ -150,18 +150,8 @@ placement_ok() {
 	return 1
 }
 
-# counters: the 4 x #groups counters of `dmsetup status`.
-counters() {
-	dmsetup status $V | awk '{ s = $9; for (i = 10; i <= 8 + 4 * $8; i++) s = s " " $i; print s }'
-}
-
-# vec_sub A B: element-wise A - B.
-vec_sub() {
-	echo "$1 | $2" | awk -F'|' '{
-		n = split($1, a, " "); split($2, b, " "); s = ""
-		for (i = 1; i <= n; i++) s = s (i > 1 ? " " : "") a[i] - b[i]
-		print s }'
-}
+# counters: the 4 x #groups counters of `dmsetup status` of the volume.
+counters() { bds_counters $V; }
 
 # run_case NAME: create the volume for the current case and check it.
 run_case() {
@@ -207,7 +197,7 @@ run_case() {
 	# One whole-cycle write: one request per member, its weighted share.
 	before=$(counters)
 	run xfs_io -d -c "pwrite -q -b $((_cyc * 512)) $((_cyc * 512 * 5)) $((_cyc * 512))" $DMV
-	d=$(vec_sub "$(counters)" "$before")
+	d=$(bds_vec_sub "$(counters)" "$before")
 	want=""
 	_g=0
 	while [ "$_g" -lt "$NG" ]; do
