@@ -28,6 +28,7 @@
 # topology: size=1G backing=file ctl=2 ctl=2
 # timeout: 420
 # memory: 1024
+# check-kernels: 6.1
 
 # shellcheck disable=SC1091
 . /bds/guest-lib.sh

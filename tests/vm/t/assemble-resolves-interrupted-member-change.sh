@@ -21,6 +21,7 @@
 # topology: ctl=2 ctl=2
 # timeout: 300
 # exec: bds-mklabels
+# check-kernels: 6.1
 
 # shellcheck disable=SC1091
 . /bds/guest-lib.sh

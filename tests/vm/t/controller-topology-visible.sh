@@ -9,6 +9,7 @@
 # topology: size=1G backing=file ctl=2 ctl=2 ctl=1
 # timeout: 240
 # memory: 1536
+# check-kernels: 6.1
 
 . /bds/guest-lib.sh
 

@@ -20,6 +20,7 @@
 #
 # topology: size=1G ctl=4 ctl=3
 # timeout: 180
+# check-kernels: 6.1
 
 # shellcheck disable=SC1091
 . /bds/guest-lib.sh

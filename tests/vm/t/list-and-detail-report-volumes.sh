@@ -32,6 +32,7 @@
 #
 # topology: ctl=2 ctl=1
 # timeout: 300
+# check-kernels: 6.1
 
 # shellcheck disable=SC1091
 . /bds/guest-lib.sh

@@ -7,15 +7,15 @@
 # boot 2, with the controllers swapped, assembles the volume with the
 # new disk as member 2, and fio verifies every block written
 # before the replace (guest-lib.sh: bds_replace_crash).  Runs on 6.1
-# only: the replace itself is tested on every kernel by
+# only: the replace itself is tested on 6.1 and 7.2 by
 # replace-moves-member-under-load.
 #
 # topology: ctl=2 ctl=2
 # reboot-topology: ctl=c1d0+c1d1 ctl=c0d0+c0d1
 # timeout: 240
+# kernels: 6.1
 
 # shellcheck disable=SC1091
 . /bds/guest-lib.sh
 
-[ "$BDS_KSERIES" = 6.1 ] || skip "the replace crash points run on 6.1"
 bds_replace_crash committed new

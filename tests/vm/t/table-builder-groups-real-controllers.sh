@@ -8,6 +8,7 @@
 #
 # topology: ctl=4 ctl=2 ctl=2
 # timeout: 300
+# check-kernels: 6.1
 
 . /bds/guest-lib.sh
 
