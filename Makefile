@@ -18,6 +18,7 @@
 #   make fuzz            libFuzzer on the parser and layout (FUZZ_SECONDS=60)
 #   make tools           build tools/bdsadm (and bds-stripe-table)
 #   make vm-check        the VM suite only (KERNELS="6.1 6.12 7.2" by default)
+#   make vm-check-all    the VM suite with every test on every kernel
 #   make check-debug     KUnit + VM suite on a KASAN/lockdep/kmemleak kernel
 #                        (tests/debug/; first run builds it, ~11 min)
 #   make soak            randomized fio verify soak, SOAK_MINUTES=10 (not in check)
@@ -99,6 +100,14 @@ lint: pipe-lint checkpatch build-all
 vm-check:
 	tests/vm/run-suite
 
+# The whole VM suite on every kernel in $(KERNELS), ignoring the tests'
+# "check-kernels" headers: make check runs the tests of bdsadm (and of
+# target code that is the same on every kernel: the random-tables
+# constructor fuzz) on 6.1, or on 6.1 and 7.2, and only the tests of the
+# target's kernel-facing paths on all three, to stay inside CI's time.
+vm-check-all:
+	BDS_ALL_KERNELS=1 tests/vm/run-suite
+
 # The power-cut test's long form: CRASH_STATES crash states per kernel
 # (make check runs its short form, 8 states, in vm-check), on 6.1 and
 # 6.12 unless KERNELS is given.  About 3 s per state here: 1000 states
@@ -122,7 +131,13 @@ soak:
 
 # The debug kernel is built in the background (debug-kernel-bg) while the
 # other steps run, and debug-ci waits for it: see below.
-check: setup debug-kernel-bg unit fuzz-smoke lint install-check deb-check vm-check debug-ci
+check: setup debug-kernel-bg unit fuzz-smoke lint install-check deb-check vm-check-and-debug-ci
+
+# make check's VM part: vm-check and debug-ci side by side, the debug leg
+# on the core the stock suite's one-vCPU guests leave free, from the
+# moment the debug kernel is built (tests/tools/vm-and-debug.sh).
+vm-check-and-debug-ci: setup
+	tests/tools/vm-and-debug.sh $(DEBUG_CI_TESTS)
 
 # The debug leg: Debian's linux-source-6.1 + tests/debug/config.fragment
 # (KASAN, lockdep, atomic-sleep, DEBUG_LIST, kmemleak, KUnit, fault
@@ -196,7 +211,7 @@ debug-kernel-bg: setup
 debug-ci: setup
 	$(call debug-leg,$(DEBUG_CI_TESTS))
 
-.PHONY: check-debug debug-ci debug-kernel-bg
+.PHONY: check-debug debug-ci debug-kernel-bg vm-check-and-debug-ci
 
 demo: setup
 	tests/vm/demo/demo.sh
@@ -218,7 +233,7 @@ bench: setup
 bench-update: setup
 	BENCH_UPDATE=1 tests/bench/run-bench
 
-.PHONY: all module tools clean setup unit fuzz fuzz-smoke checkpatch pipe-lint build-all lint vm-check check demo sweep bench bench-update soak crash-test
+.PHONY: all module tools clean setup unit fuzz fuzz-smoke checkpatch pipe-lint build-all lint vm-check vm-check-all check demo sweep bench bench-update soak crash-test
 
 # ---------------------------------------------------------------------------
 # Installation.
