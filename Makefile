@@ -134,7 +134,7 @@ soak:
 check: setup debug-kernel-bg unit fuzz-smoke lint install-check deb-check vm-check-and-debug-ci
 
 # make check's VM part: vm-check and debug-ci side by side, the debug leg
-# on the core the stock suite's one-vCPU guests leave free, from the
+# on the CPU time the stock suite's guests leave idle, from the
 # moment the debug kernel is built (tests/tools/vm-and-debug.sh).
 vm-check-and-debug-ci: setup
 	tests/tools/vm-and-debug.sh $(DEBUG_CI_TESTS)
