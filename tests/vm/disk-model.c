@@ -1,0 +1,262 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * bds-disk-model: an nbdkit plugin that serves the disks of one emulated
+ * controller, each taking time per request (make bench's disk model,
+ * vm-run's "backing=model").
+ *
+ * Every disk serves its requests one at a time.  A request of n bytes
+ * costs the disk a fixed time L (command, seek, rotation) and then a
+ * transfer of n / disk_bps.  The transfer also crosses the controller,
+ * which moves one transfer at a time at ctl_bps: a transfer starts when
+ * both the disk's L is over and the controller has finished the
+ * transfers booked before it, and ends when both the disk (n / disk_bps)
+ * and the controller (n / ctl_bps) are done.  One disk alone therefore
+ * delivers n / (L + n / min(disk_bps, ctl_bps)), and the disks of a
+ * controller together never more than ctl_bps.
+ *
+ * The plugin does the I/O on a sparse image file per disk at once, then
+ * sleeps until the modelled end (clock_nanosleep, absolute, on
+ * CLOCK_MONOTONIC): the time a request takes is the model's, not the host
+ * file's, as long as the host keeps up.
+ *
+ * Parameters (nbdkit PLUGIN key=value):
+ *   dir=DIR          the images: DIR/NAME.img for each disk
+ *   disk=NAME:BPS    one disk (an export named NAME), BPS bytes/s, 0 for no
+ *                    limit; repeat for each disk of the controller
+ *   ctl-bps=BPS      the controller's bandwidth (0, the default: none)
+ *   latency-us=US    L, in microseconds (default 0)
+ *
+ * QEMU opens one NBD connection per disk (export NAME): the handle of a
+ * connection is its disk.
+ */
+#define NBDKIT_API_VERSION 2
+#include <nbdkit-plugin.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#define THREAD_MODEL NBDKIT_THREAD_MODEL_PARALLEL
+#define MAX_DISKS 64
+#define NSEC 1000000000ULL
+
+struct disk {
+	char name[64];
+	uint64_t bps;			/* 0: no limit */
+	int fd;
+	int64_t size;
+	pthread_mutex_t busy;		/* held while it serves a request */
+};
+
+static const char *dir;
+static struct disk disks[MAX_DISKS];
+static unsigned int nr_disks;
+static uint64_t ctl_bps, latency_ns;
+static pthread_mutex_t ctl_lock = PTHREAD_MUTEX_INITIALIZER;
+static uint64_t ctl_free_at;		/* ns: the controller's bookings end */
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * NSEC + (uint64_t)ts.tv_nsec;
+}
+
+static void sleep_until(uint64_t t)
+{
+	struct timespec ts = { .tv_sec = t / NSEC, .tv_nsec = t % NSEC };
+
+	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
+		;
+}
+
+/* n bytes at bps bytes/s, in ns (0 for no limit) */
+static uint64_t xfer_ns(uint64_t n, uint64_t bps)
+{
+	return bps ? n * NSEC / bps : 0;
+}
+
+static int parse_u64(const char *what, const char *s, uint64_t *v)
+{
+	char *end;
+
+	errno = 0;
+	*v = strtoull(s, &end, 10);
+	if (errno || end == s || *end) {
+		nbdkit_error("%s: not a number: %s", what, s);
+		return -1;
+	}
+	return 0;
+}
+
+static int model_config(const char *key, const char *value)
+{
+	struct disk *d;
+	const char *colon;
+
+	if (!strcmp(key, "dir")) {
+		dir = value;
+		return 0;
+	}
+	if (!strcmp(key, "ctl-bps"))
+		return parse_u64(key, value, &ctl_bps);
+	if (!strcmp(key, "latency-us")) {
+		if (parse_u64(key, value, &latency_ns))
+			return -1;
+		latency_ns *= 1000;
+		return 0;
+	}
+	if (strcmp(key, "disk")) {
+		nbdkit_error("unknown parameter %s", key);
+		return -1;
+	}
+	colon = strchr(value, ':');
+	if (!colon || colon == value || (size_t)(colon - value) >= sizeof(d->name)) {
+		nbdkit_error("disk=NAME:BPS, not %s", value);
+		return -1;
+	}
+	if (nr_disks == MAX_DISKS) {
+		nbdkit_error("more than %d disks", MAX_DISKS);
+		return -1;
+	}
+	d = &disks[nr_disks];
+	memcpy(d->name, value, (size_t)(colon - value));
+	d->name[colon - value] = '\0';
+	if (parse_u64(key, colon + 1, &d->bps))
+		return -1;
+	d->fd = -1;
+	pthread_mutex_init(&d->busy, NULL);
+	nr_disks++;
+	return 0;
+}
+
+static int model_config_complete(void)
+{
+	char path[PATH_MAX];
+	struct stat st;
+	unsigned int i;
+
+	if (!dir || !nr_disks) {
+		nbdkit_error("dir= and at least one disk= are needed");
+		return -1;
+	}
+	for (i = 0; i < nr_disks; i++) {
+		snprintf(path, sizeof(path), "%s/%s.img", dir, disks[i].name);
+		disks[i].fd = open(path, O_RDWR | O_CLOEXEC);
+		if (disks[i].fd < 0 || fstat(disks[i].fd, &st)) {
+			nbdkit_error("%s: %m", path);
+			return -1;
+		}
+		disks[i].size = st.st_size;
+	}
+	return 0;
+}
+
+static int model_list_exports(int readonly, int is_tls,
+			      struct nbdkit_exports *exports)
+{
+	unsigned int i;
+
+	for (i = 0; i < nr_disks; i++)
+		if (nbdkit_add_export(exports, disks[i].name, NULL))
+			return -1;
+	return 0;
+}
+
+static void *model_open(int readonly)
+{
+	const char *name = nbdkit_export_name();
+	unsigned int i;
+
+	for (i = 0; name && i < nr_disks; i++)
+		if (!strcmp(disks[i].name, name))
+			return &disks[i];
+	nbdkit_error("no disk %s", name ? name : "(none)");
+	return NULL;
+}
+
+static int64_t model_get_size(void *handle)
+{
+	return ((struct disk *)handle)->size;
+}
+
+/*
+ * Serve one request of @n bytes on disk @d: book it as the model says,
+ * do the I/O (@write: pwrite of @wbuf, else pread into @rbuf), and come
+ * back at the modelled end.
+ */
+static int serve(struct disk *d, void *rbuf, const void *wbuf, uint32_t n,
+		 uint64_t off)
+{
+	uint64_t start, end, cend;
+	ssize_t r;
+	int ret = 0;
+
+	pthread_mutex_lock(&d->busy);
+	start = now_ns() + latency_ns;
+	cend = 0;
+	if (ctl_bps) {
+		pthread_mutex_lock(&ctl_lock);
+		if (ctl_free_at > start)
+			start = ctl_free_at;
+		cend = start + xfer_ns(n, ctl_bps);
+		ctl_free_at = cend;
+		pthread_mutex_unlock(&ctl_lock);
+	}
+	end = start + xfer_ns(n, d->bps);
+	if (end < cend)
+		end = cend;
+	r = wbuf ? pwrite(d->fd, wbuf, n, (off_t)off) : pread(d->fd, rbuf, n, (off_t)off);
+	if (r != (ssize_t)n) {
+		nbdkit_error("%s: %s at %llu: %m", d->name, wbuf ? "write" : "read",
+			     (unsigned long long)off);
+		ret = -1;
+	}
+	sleep_until(end);
+	pthread_mutex_unlock(&d->busy);
+	return ret;
+}
+
+static int model_pread(void *handle, void *buf, uint32_t count,
+		       uint64_t offset, uint32_t flags)
+{
+	return serve(handle, buf, NULL, count, offset);
+}
+
+static int model_pwrite(void *handle, const void *buf, uint32_t count,
+			uint64_t offset, uint32_t flags)
+{
+	return serve(handle, NULL, buf, count, offset);
+}
+
+/* The model's disks have no cache: a flush costs nothing. */
+static int model_flush(void *handle, uint32_t flags)
+{
+	return 0;
+}
+
+static struct nbdkit_plugin plugin = {
+	.name = "bdsdiskmodel",
+	.version = "1",
+	.longname = "bds-stripe bench disk model",
+	.config = model_config,
+	.config_complete = model_config_complete,
+	.config_help = "dir=DIR disk=NAME:BPS... [ctl-bps=BPS] [latency-us=US]",
+	.list_exports = model_list_exports,
+	.open = model_open,
+	.get_size = model_get_size,
+	.pread = model_pread,
+	.pwrite = model_pwrite,
+	.flush = model_flush,
+};
+
+NBDKIT_REGISTER_PLUGIN(plugin)
