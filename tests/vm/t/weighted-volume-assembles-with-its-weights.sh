@@ -3,9 +3,10 @@
 #
 # A volume over disks of unequal size, made by `bdsadm create --weights
 # capacity`, uses their capacity, keeps its weights in its labels and
-# comes back with them:
-#  - two controllers, each with a 1 GiB and a 2 GiB disk: create gives
-#    the 2 GiB disks weight 2 and the 1 GiB disks weight 1 (the table's
+# comes back with them, and its members can be replaced and checked with
+# their own shares:
+#  - two controllers, each with a 512 MiB and a 1 GiB disk: create gives
+#    the 1 GiB disks weight 2 and the 512 MiB disks weight 1 (the table's
 #    "weights" words, in table order), and the volume holds at least 98 %
 #    of the disks' space for data (an equal-share volume holds 2/3 of
 #    it);
@@ -14,6 +15,12 @@
 #  - data written at the start, the middle and the end of the volume
 #    reads back the same after bdsadm stop and bdsadm assemble --scan,
 #    which loads the same table, weights included;
+#  - bdsadm replace moves a weight-2 member (twice the share of a
+#    weight-1 member: the volume's last units are on it) to the spare
+#    1 GiB disk on a third controller: the table keeps its weights, the
+#    new member's label has them, bdsadm check reads every member's share
+#    without an error, detail shows the weights, and the data reads back,
+#    again after stop and assemble --scan;
 #  - the kernel refuses the labelled volume's table with other weights
 #    ("Member's label geometry differs from the table"), and with none.
 #
@@ -21,8 +28,8 @@
 # every kernel and weighted-layout-places-and-keeps-data runs the map
 # path on all of them: this one runs where the bdsadm tests of replace do.
 #
-# topology: ctl=1/size=1G+1/size=2G ctl=1/size=1G+1/size=2G
-# timeout: 300
+# topology: ctl=1/size=512M+1/size=1G ctl=1/size=512M+1/size=1G ctl=1/size=1G
+# timeout: 420
 # kernels: 6.1 7.2
 
 # shellcheck disable=SC1091
@@ -32,7 +39,9 @@ command -v bdsadm >/dev/null || fail "bdsadm not in the guest (run-suite with BD
 bds_load_module
 # shellcheck disable=SC2046 # one word per member
 set -- $(bds_all_members)
-[ $# -eq 4 ] || fail "need 2 + 2 disks, have: $*"
+[ $# -eq 5 ] || fail "need 2 + 2 disks and a spare, have: $*"
+SPARE=$5
+set -- "$1" "$2" "$3" "$4"
 VOL=wvol
 DMV=/dev/mapper/$VOL
 SUM=0
@@ -47,17 +56,18 @@ log "table: $TABLE"
 SIZE=$(bds_sectors $DMV)
 U=$(dmsetup info -c --noheadings -o uuid $VOL | sed 's/^BDS-//')
 
-# The weights, in table order: the 2 GiB disks carry two units a cycle.
-W=""
+# The weights, in table order: the 1 GiB disks carry two units a cycle.
+W="" BIG=""
 for mm in $(echo "$TABLE" | awk '{ for (i = 7; i <= NF; i++) if ($i ~ /^[0-9]+:[0-9]+$/) print $i }'); do
-	if [ "$(cat /sys/dev/block/$mm/size)" -gt 3000000 ]; then
+	if [ "$(cat /sys/dev/block/$mm/size)" -gt 1500000 ]; then
 		W="$W,2"
+		BIG=$mm
 	else
 		W="$W,1"
 	fi
 done
 W=${W#,}
-check "the table gives the 2 GiB disks weight 2, the 1 GiB disks 1 ($W)" \
+check "the table gives the 1 GiB disks weight 2, the 512 MiB disks 1 ($W)" \
 	sh -c "dmsetup table $VOL | grep -E ' weights $W( |\$)' >/dev/null"
 check "the volume holds >= 98 % of the disks ($SIZE of $SUM sectors)" \
 	[ $((SIZE * 100)) -ge $((SUM * 98)) ]
@@ -86,6 +96,28 @@ run bdsadm stop $VOL
 run bdsadm assemble --scan
 expect_eq "$(dmsetup table $VOL)" "$TABLE" "assemble --scan loads the same table, weights included"
 expect_eq "$(sums | sort -u)" "$want" "the data after stop and assemble"
+
+# Replace the last weight-2 member by the spare: its whole share (twice a
+# weight-1 member's) is copied, and the weights stay.
+OLD=/dev/$(basename "$(readlink /sys/dev/block/$BIG)")
+run bdsadm replace $VOL "$OLD" "$SPARE"
+NEWT=$(dmsetup table $VOL)
+log "after replace: $NEWT"
+expect_eq "$(echo "$NEWT" | sed "s/ $(bds_majmin "$SPARE") / $BIG /")" "$TABLE" \
+	"replace puts the spare in the old member's place, weights unchanged"
+expect_eq "$(sums | sort -u)" "$want" "the data after replace"
+bdsadm examine "$SPARE" >/tmp/ex.txt 2>&1 || fail "bdsadm examine $SPARE failed"
+cat /tmp/ex.txt
+check "the new member's label shows the weights $W" grep -qF "$W" /tmp/ex.txt
+run bdsadm check $VOL
+bdsadm detail $VOL >/tmp/detail.txt 2>&1 || fail "bdsadm detail $VOL failed"
+cat /tmp/detail.txt
+check "detail shows the weights $W" grep -qF "$W" /tmp/detail.txt
+TABLE=$NEWT
+run bdsadm stop $VOL
+run bdsadm assemble --scan
+expect_eq "$(dmsetup table $VOL)" "$TABLE" "assemble --scan after replace loads the new table"
+expect_eq "$(sums | sort -u)" "$want" "the data after replace, stop and assemble"
 run bdsadm stop $VOL
 
 # The labels refuse the volume with other weights, or none, over the
@@ -109,4 +141,4 @@ expect_eq "$(dmesg | grep -c "bds-stripe: Member's label geometry differs from t
 check "no device left" [ ! -e /dev/mapper/wbad ]
 
 run rmmod dm_bds_stripe
-pass "a weighted volume keeps its weights across stop and assemble"
+pass "a weighted volume keeps its weights across stop, assemble and replace"
