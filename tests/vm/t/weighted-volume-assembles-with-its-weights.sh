@@ -54,12 +54,11 @@ run bdsadm create $VOL --chunk 64K --weights capacity "$@"
 TABLE=$(dmsetup table $VOL)
 log "table: $TABLE"
 SIZE=$(bds_sectors $DMV)
-U=$(dmsetup info -c --noheadings -o uuid $VOL | sed 's/^BDS-//')
 
 # The weights, in table order: the 1 GiB disks carry two units a cycle.
 W="" BIG=""
 for mm in $(echo "$TABLE" | awk '{ for (i = 7; i <= NF; i++) if ($i ~ /^[0-9]+:[0-9]+$/) print $i }'); do
-	if [ "$(cat /sys/dev/block/$mm/size)" -gt 1500000 ]; then
+	if [ "$(cat /sys/dev/block/"$mm"/size)" -gt 1500000 ]; then
 		W="$W,2"
 		BIG=$mm
 	else
@@ -99,7 +98,7 @@ expect_eq "$(sums | sort -u)" "$want" "the data after stop and assemble"
 
 # Replace the last weight-2 member by the spare: its whole share (twice a
 # weight-1 member's) is copied, and the weights stay.
-OLD=/dev/$(basename "$(readlink /sys/dev/block/$BIG)")
+OLD=/dev/$(basename "$(readlink /sys/dev/block/"$BIG")")
 run bdsadm replace $VOL "$OLD" "$SPARE"
 NEWT=$(dmsetup table $VOL)
 log "after replace: $NEWT"
