@@ -524,6 +524,15 @@ static inline u64 bds_member_lower(const struct bds_layout *l, u64 sector,
 	u64 cycle = bds_div(chunk_nr, l->nr_slots, &s);
 	u64 unit;
 
+	if (!l->slot) {
+		/* Without weights, the member's one slot a stripe: no search. */
+		r = l->pos_of[member];
+		if (s < r)
+			return bds_chunk_start(l, cycle);
+		if (s == r)
+			return bds_chunk_start(l, cycle) + in_chunk;
+		return bds_chunk_start(l, cycle + 1);
+	}
 	r = bds_slots_before(l, member, s);
 	unit = cycle * bds_weight(l, member) + r;
 	if (r < bds_weight(l, member) && bds_member_slot(l, member, r) == s)
