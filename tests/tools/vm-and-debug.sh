@@ -5,13 +5,14 @@
 # $KERNELS) and the debug leg (wait for the debug kernel, then the KUnit
 # suite and the VM tests given as arguments on it) side by side.
 #
-# Why side by side: a guest (two vCPUs under multi-threaded TCG) keeps
-# the host's two cores busy only part of the time: its boot, a single fio
-# job and the test's shell mostly run on one vCPU.  Run one after the
-# other, the stock suite left the second core to the debug kernel's
-# background build and then mostly idle, and the debug leg came after it:
-# make check took 88 minutes on CI.  Here the debug leg starts as soon as
-# the debug kernel is built, and the two suites share the cores.
+# Why side by side: a guest keeps one of the host's two cores busy (its
+# vCPUs share one host thread, see vm-run's BDS_TCG_THREAD; even with a
+# thread each, its boot, a single fio job and the test's shell mostly ran
+# on one).  Run one after the other, the stock suite left the second core
+# to the debug kernel's background build and then idle, and the debug leg
+# came after it: make check took 88 minutes on CI.  Here the debug leg
+# starts as soon as the debug kernel is built, and the two suites share
+# the cores.
 #
 # The debug leg has its own results directory ($BDS_RESULTS/debug-ci), so
 # the two runs never build the same guest program in one place; the tools
