@@ -200,12 +200,14 @@ DEBUG_CI_TESTS ?= module-registers-and-unloads refused-tables-have-specific-erro
 	volume-survives-reboot-with-renamed-disks weighted-layout-places-and-keeps-data
 
 # Starts the debug kernel's build (about 21 minutes of CPU, nothing once
-# cached) in the background at nice 19, so that it takes the CPU time the
-# VM tests leave idle; build-kernel.sh holds a lock while it builds, and
-# the call in debug-ci waits for it (or builds itself if this one failed).
+# cached) in the background at nice 5: a guest keeps one core and the
+# build takes the other.  At nice 19 any other work on the host starved
+# it, and the debug leg, which waits for it, became make check's longest
+# path.  build-kernel.sh holds a lock while it builds, and the call in
+# debug-ci waits for it (or builds itself if this one failed).
 debug-kernel-bg: setup
 	mkdir -p $(BDS_CACHE)
-	BDS_NICE=19 nohup tests/debug/build-kernel.sh \
+	BDS_NICE=5 nohup tests/debug/build-kernel.sh \
 		>$(BDS_CACHE)/debug-build-bg.log 2>&1 </dev/null &
 
 debug-ci: setup
