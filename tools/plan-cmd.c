@@ -41,6 +41,9 @@ static void usage(enum plan_verb verb)
 	       "                            or a list in table order: 2,1,1,1\n"
 	       "  -g, --groups SPEC         groups by hand: 'sdb,sdc;sdd,sde', or counts\n"
 	       "                            in argument order: 4,4\n"
+	       "      --group-by G          the group of an NVMe over Fabrics namespace:\n"
+	       "                            host (default: its storage host's address),\n"
+	       "                            subsystem (its NQN) or controller (nvmeN)\n"
 	       "      --sort                members of a group in natural name order\n"
 	       "                            (default: command-line order)\n"
 	       "  -f, --force               use devices that look in use%s\n",
@@ -74,6 +77,7 @@ static void usage(enum plan_verb verb)
 enum {
 	OPT_SORT = 256, OPT_CREATE, OPT_TABLE_ONLY, OPT_PATHS, OPT_DISK_MBPS,
 	OPT_CTRL_MBPS, OPT_SYSFS, OPT_MOUNTS, OPT_DMSETUP, OPT_READ_AHEAD,
+	OPT_GROUP_BY,
 };
 
 static const struct option longopts[] = {
@@ -96,6 +100,7 @@ static const struct option longopts[] = {
 	{ "mounts", required_argument, NULL, OPT_MOUNTS },
 	{ "dmsetup", required_argument, NULL, OPT_DMSETUP },
 	{ "read-ahead", required_argument, NULL, OPT_READ_AHEAD },
+	{ "group-by", required_argument, NULL, OPT_GROUP_BY },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -232,6 +237,17 @@ int plan_parse_options(enum plan_verb verb, int argc, char **argv)
 			exit(0);
 		case OPT_SORT:
 			opt.sort = true;
+			break;
+		case OPT_GROUP_BY:
+			if (!strcmp(optarg, "host"))
+				opt.group_by = GROUP_BY_HOST;
+			else if (!strcmp(optarg, "controller"))
+				opt.group_by = GROUP_BY_CONTROLLER;
+			else if (!strcmp(optarg, "subsystem"))
+				opt.group_by = GROUP_BY_SUBSYSTEM;
+			else
+				usage_error("--group-by %s: accepted are host, subsystem and controller",
+					    optarg);
 			break;
 		case OPT_CREATE:
 			plan_check_dm_name("--create", optarg);

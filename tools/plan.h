@@ -7,6 +7,7 @@
  *
  *   util.c      messages (refuse, note), sysfs reads, size parsing
  *   topology.c  a device argument -> its sysfs entry and its controller
+ *   fabrics.c   an NVMe over Fabrics namespace -> its storage host
  *   checks.c    in use? (mounted, held, busy, partitioned, signatures)
  *   groups.c    controllers -> table groups and table order
  *   plan.c      stripe unit, the layout the kernel will use, the length
@@ -56,6 +57,13 @@ enum ra_mode { RA_AUTO, RA_OFF, RA_SET };
 /* --weights: none (every weight 1), chosen, or a list in table order. */
 enum wt_mode { WT_NONE, WT_CAPACITY, WT_BANDWIDTH, WT_LIST };
 
+/* --group-by: what a fabrics namespace's group is (local disks: always
+ * their controller). */
+enum group_by { GROUP_BY_HOST, GROUP_BY_CONTROLLER, GROUP_BY_SUBSYSTEM };
+
+/* NQNs are up to 223 bytes */
+#define NQN_SZ		224
+
 /* Which verb parses the options: they differ in what they accept. */
 enum plan_verb { VERB_TABLE, VERB_PLAN, VERB_CREATE };
 
@@ -78,6 +86,20 @@ struct member {
 	int group;			/* table group */
 	int index;			/* table index (0..N-1) */
 	double mbps;			/* --disk-mbps, 0 if not given */
+	/* NVMe over Fabrics only ("" otherwise): see fabrics.c */
+	char host[NAME_SZ];		/* transport address: 10.0.1.1 */
+	char where[2 * NAME_SZ];	/* tcp 10.0.1.1 port 4420 */
+	char subsys[NQN_SZ];		/* subsystem NQN */
+	char fabric_ctrl[NAME_SZ];	/* the (first) controller: nvme3 */
+};
+
+/* The fabrics facts of one NVMe controller (fabrics.c). */
+struct fabric {
+	char ctrl[NAME_SZ];		/* nvme3 */
+	char transport[16];		/* tcp, rdma, fc, loop */
+	char traddr[NAME_SZ];		/* "local" for loop */
+	char trsvcid[32];		/* "" if none */
+	char nqn[NQN_SZ];
 };
 
 struct controller {
@@ -109,6 +131,7 @@ struct plan_opts {
 	int ndisk, nctrl_mbps;
 	enum wt_mode weights;
 	const char *weights_arg;
+	enum group_by group_by;
 	bool real_sysfs;	/* --sysfs not given: also look at /dev */
 };
 
@@ -169,6 +192,14 @@ void describe_holders(const char *list, char *out, size_t sz);
 void resolve(struct member *m);
 /* The serial of the disk at sysfs directory @diskdir, "" if none. */
 void disk_serial(const char *diskdir, char *serial, size_t sz);
+
+/* fabrics.c */
+bool fabric_read(const char *dir, const char *name, struct fabric *f);
+const char *fabric_kind(const struct fabric *f);
+void fabric_where(const struct fabric *f, char *buf, size_t sz);
+void fabric_key(const struct fabric *f, char *key);
+void fabric_group(struct member *m, const struct fabric *f, int n,
+		  char *ctrl, char *desc);
 
 /* checks.c */
 void check_members(void);

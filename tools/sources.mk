@@ -4,7 +4,7 @@
 # tests (tests/tools-unit/Makefile, which builds them with sanitizers).
 # One file per job: see bdsadm.c and plan.h.
 
-BDSADM_PLAN_SRC := util.c topology.c checks.c groups.c plan.c plan-weights.c \
+BDSADM_PLAN_SRC := util.c topology.c fabrics.c checks.c groups.c plan.c plan-weights.c \
 	weights.c summary.c \
 	dmsetup.c plan-cmd.c
 BDSADM_SRC := bdsadm.c create.c assemble-cmd.c stop.c incremental.c \

@@ -93,11 +93,15 @@ static double transfer_mbps(const struct bds_layout *l, u32 w)
 static void print_members(const struct bds_layout *l)
 {
 	char h1[64];
-	int i;
+	int i, tw = 16;
 
+	/* the type column as wide as its longest entry */
+	for (i = 0; i < nmem; i++)
+		if ((int)strlen(tbl[i]->kind) > tw)
+			tw = (int)strlen(tbl[i]->kind);
 	printf("\nMembers (table order):\n");
-	printf("  %-3s %-10s %-8s %-16s %-20s %-10s %-5s %-5s %s\n", "#",
-	       "name", "dev", "type", "whole/part", "size", "lbs", "group",
+	printf("  %-3s %-10s %-8s %-*s %-20s %-10s %-5s %-5s %s\n", "#",
+	       "name", "dev", tw, "type", "whole/part", "size", "lbs", "group",
 	       l->slot ? "first slot" : "position");
 	for (i = 0; i < nmem; i++) {
 		struct member *m = tbl[i];
@@ -109,11 +113,47 @@ static void print_members(const struct bds_layout *l)
 				 m->partno, m->disk);
 		else
 			snprintf(whole, sizeof(whole), "whole disk");
-		printf("  %-3d %-10s %-8s %-16s %-20s %-10s %-5u %-5d %u\n", i,
-		       m->name, devs, m->kind, whole,
+		printf("  %-3d %-10s %-8s %-*s %-20s %-10s %-5u %-5d %u\n", i,
+		       m->name, devs, tw, m->kind, whole,
 		       bds_human(m->size * SECTOR, h1, sizeof(h1)), m->lbs,
 		       m->group, bds_member_slot(l, (u32)i, 0));
 	}
+}
+
+/* What a group stands for when the tool made the groups. */
+static const char *group_basis(void)
+{
+	int i, n = 0;
+
+	for (i = 0; i < nmem; i++)
+		n += tbl[i]->host[0] != 0;
+	if (!n || opt.group_by == GROUP_BY_CONTROLLER)
+		return "one per controller";
+	if (n < nmem)
+		return opt.group_by == GROUP_BY_SUBSYSTEM ?
+		       "one per controller or NVMe subsystem" :
+		       "one per controller or storage host";
+	return opt.group_by == GROUP_BY_SUBSYSTEM ? "one per NVMe subsystem" :
+	       "one per storage host";
+}
+
+/* Where the NVMe over Fabrics members' data lives (fabrics.c). */
+static void print_hosts(void)
+{
+	int i, n = 0;
+
+	for (i = 0; i < nmem; i++)
+		n += tbl[i]->host[0] != 0;
+	if (!n)
+		return;
+	printf("\nStorage hosts (NVMe over Fabrics, grouped by %s):\n",
+	       opt.group_by == GROUP_BY_CONTROLLER ? "controller" :
+	       opt.group_by == GROUP_BY_SUBSYSTEM ? "subsystem" : "host");
+	for (i = 0; i < nmem; i++)
+		if (tbl[i]->host[0])
+			printf("  %-10s host %-24s via %-8s %s\n", tbl[i]->name,
+			       tbl[i]->where, tbl[i]->fabric_ctrl,
+			       tbl[i]->subsys);
 }
 
 static void print_order(const struct bds_layout *l)
@@ -283,8 +323,10 @@ void print_summary(const struct plan_result *r)
 		printf("\n");
 	}
 
-	printf("\nGroups (table order)%s:\n",
-	       groups_from_spec ? ", from --groups" : ", one per controller");
+	print_hosts();
+
+	printf("\nGroups (table order), %s:\n", groups_from_spec ?
+	       "from --groups" : group_basis());
 	for (g = 0; g < ngroups; g++) {
 		printf("  group %d:", g);
 		for (i = 0; i < nmem; i++)

@@ -42,10 +42,39 @@ static void last_pci(char **comp, int upto, char *pci, size_t sz)
 }
 
 /*
+ * A native-multipath namespace of subsystem directory @subsys whose
+ * paths (@np controllers, in natural order) are fabrics controllers: its
+ * group by fabric_group().  false if the first path is a local one.
+ */
+static bool multipath_fabric(struct member *m, const char *subsys,
+			     char **paths, int np, char *ctrl, char *desc)
+{
+	struct fabric *f = calloc((size_t)np, sizeof(*f));
+	char dir[PATH_MAX];
+	int i, n = 0;
+
+	if (!f)
+		refuse("out of memory");
+	for (i = 0; i < np; i++) {
+		xsnprintf(dir, sizeof(dir), "%s/%s", subsys, paths[i]);
+		if (fabric_read(dir, paths[i], &f[n]))
+			n++;
+		else if (!i)
+			break;
+	}
+	if (n)
+		fabric_group(m, f, n, ctrl, desc);
+	free(f);
+	return n > 0;
+}
+
+/*
  * The controller of a whole disk, from its real sysfs path:
  *   .../0000:00:10.0/.../host2/target2:0:0/2:0:0:0/block/sdb  -> host2
  *   .../0000:00:04.0/nvme/nvme0/nvme0n1                       -> nvme0
  *   virtual/nvme-subsystem/nvme-subsys0/nvme0n1 (multipath)   -> first path
+ *   virtual/nvme-fabrics/ctl/nvme3/nvme3n1 (and multipath ones whose
+ *     paths are fabrics controllers) -> storage host (fabrics.c)
  *   .../0000:00:05.0/virtio3/block/vda                        -> 0000:00:05.0
  *   virtual/block/loop0 (loop, nullb, ram, dm, md, ...)       -> loop0
  */
@@ -69,6 +98,8 @@ static void find_controller(struct member *m, char *ctrl, char *desc)
 		     tok = strtok_r(NULL, " ", &save))
 			if (is_name_num(tok, "nvme"))
 				paths[np++] = tok;
+		if (np && multipath_fabric(m, subsys, paths, np, ctrl, desc))
+			return;
 		if (np) {
 			/* list_dir sorted naturally: paths[0] is the first */
 			for (i = 0; i < np; i++)
@@ -89,6 +120,19 @@ static void find_controller(struct member *m, char *ctrl, char *desc)
 				 ", PCI " : "", pci);
 			note("%s is an NVMe multipath namespace of %s (paths: %s); grouped with its first controller, %s",
 			     m->disk, comp[2], via, paths[0]);
+			return;
+		}
+	}
+	/* virtual/nvme-fabrics/ctl/nvme3/nvme3n1: no native multipath */
+	if (nc >= 5 && !strcmp(comp[0], "virtual") &&
+	    !strcmp(comp[1], "nvme-fabrics") && is_name_num(comp[3], "nvme")) {
+		char cdir[PATH_MAX];
+		struct fabric f;
+
+		xsnprintf(cdir, sizeof(cdir), "%s/virtual/nvme-fabrics/%s/%s",
+			  devroot, comp[2], comp[3]);
+		if (fabric_read(cdir, comp[3], &f)) {
+			fabric_group(m, &f, 1, ctrl, desc);
 			return;
 		}
 	}

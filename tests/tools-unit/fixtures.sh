@@ -79,6 +79,42 @@ nvme_multipath() {
 	done
 }
 
+# fabrics_ctrl ROOT CTRLNUM TRANSPORT ADDRESS NQN
+# An NVMe over Fabrics controller nvmeN under virtual/nvme-fabrics/ctl,
+# with its transport, address (as the kernel prints it; "" for none, as
+# nvme-loop) and subsysnqn attributes.
+fabrics_ctrl() {
+	local dir="$1/sys/devices/virtual/nvme-fabrics/ctl/nvme$2"
+
+	mkdir -p "$dir"
+	echo "$3" > "$dir/transport"
+	[ -z "$4" ] || echo "$4" > "$dir/address"
+	echo "$5" > "$dir/subsysnqn"
+}
+
+# fabrics_ns ROOT CTRLNUM NAME MAJ:MIN SIZE: a namespace of controller
+# nvmeN without native multipath (nvme_core.multipath=N)
+fabrics_ns() {
+	local root=$1 c=$2
+	shift 2
+	_blockdev "$root" "virtual/nvme-fabrics/ctl/nvme$c" "$@"
+}
+
+# fabrics_multipath ROOT SUBSYSNUM NAME MAJ:MIN SIZE CTRLNUM...: a
+# native-multipath namespace whose paths are the fabrics controllers
+# CTRLNUM (made by fabrics_ctrl first)
+fabrics_multipath() {
+	local root=$1 s=$2 name=$3 dev=$4 size=$5 c
+	shift 5
+	_blockdev "$root" "virtual/nvme-subsystem/nvme-subsys$s" \
+		"$name" "$dev" "$size"
+	for c in "$@"; do
+		[ -e "$root/sys/devices/virtual/nvme-subsystem/nvme-subsys$s/nvme$c" ] ||
+			ln -s "../../nvme-fabrics/ctl/nvme$c" \
+				"$root/sys/devices/virtual/nvme-subsystem/nvme-subsys$s/nvme$c"
+	done
+}
+
 # partition ROOT DISK NAME PARTNO MAJ:MIN SIZE
 partition() {
 	local root=$1 disk=$2 name=$3 pn=$4 dev=$5 size=$6 ddir
@@ -200,4 +236,35 @@ tree_sizes() {
 	scsi_disk "$r" 0000:00:10.0 2 1 sdc 8:32 $((4 * GIB_S))
 	scsi_disk "$r" 0000:00:11.0 3 0 sdd 8:48 $((6 * GIB_S))
 	scsi_disk "$r" 0000:00:11.0 3 1 sde 8:64 $((3 * GIB_S))
+}
+
+# NVMe over Fabrics: storage hosts 10.0.1.1 (two subsystems, a and b,
+# on ports 4420 and 4421) and 10.0.2.1 (one, c), over TCP, controllers
+# numbered out of host order as after a reconnect.  Without multipath:
+# nvme0n1 (host 2, c), nvme1n1 (host 1, a), nvme2n1 (host 1, b),
+# nvme3n1 (host 2, c, a second namespace... of its own controller
+# nvme3).  With multipath: nvme4n1 (host 1, a, paths nvme4 and nvme6,
+# both to host 1) and nvme5n1 (host 2, c, paths nvme5 to host 2 and
+# nvme7 to host 1: split).  A loop namespace nvme8n1.
+tree_fabrics() {
+	local r=$1 a=nqn.2026-12.io.bds-stripe:h1-a b=nqn.2026-12.io.bds-stripe:h1-b
+	local c=nqn.2026-12.io.bds-stripe:h2-c
+	new_tree "$r"
+	fabrics_ctrl "$r" 0 tcp "traddr=10.0.2.1,trsvcid=4420,src_addr=10.0.2.2" $c
+	fabrics_ctrl "$r" 1 tcp "traddr=10.0.1.1,trsvcid=4420" $a
+	fabrics_ctrl "$r" 2 tcp "traddr=10.0.1.1,trsvcid=4421" $b
+	fabrics_ctrl "$r" 3 tcp "traddr=10.0.2.1,trsvcid=4420" $c
+	fabrics_ns "$r" 0 nvme0n1 259:0 $GIB_S
+	fabrics_ns "$r" 1 nvme1n1 259:1 $GIB_S
+	fabrics_ns "$r" 2 nvme2n1 259:2 $GIB_S
+	fabrics_ns "$r" 3 nvme3n1 259:3 $GIB_S
+	fabrics_ctrl "$r" 4 tcp "traddr=10.0.1.1,trsvcid=4420" $a
+	fabrics_ctrl "$r" 6 rdma "traddr=10.0.1.1,trsvcid=4420" $a
+	fabrics_multipath "$r" 4 nvme4n1 259:4 $GIB_S 4 6
+	fabrics_ctrl "$r" 5 tcp "traddr=10.0.2.1,trsvcid=4420" $c
+	fabrics_ctrl "$r" 7 tcp "traddr=10.0.1.1,trsvcid=4420" $c
+	fabrics_multipath "$r" 5 nvme5n1 259:5 $GIB_S 5 7
+	fabrics_ctrl "$r" 8 loop "" nqn.2026-12.io.bds-stripe:loop
+	fabrics_ns "$r" 8 nvme8n1 259:8 $GIB_S
+	nvme_ns "$r" 0000:00:04.0 9 nvme9n1 259:9 $GIB_S
 }

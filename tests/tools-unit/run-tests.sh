@@ -83,6 +83,7 @@ tree_mixed "$W/mixed"
 tree_parts "$W/parts"
 tree_t2 "$W/t2"
 tree_sizes "$W/sizes"
+tree_fabrics "$W/fabrics"
 
 T2X4="0 67108864 bds-stripe 512 2 4 8:16 0 8:32 0 8:48 0 8:64 0 4 8:80 0 8:96 0 8:112 0 8:128 0"
 ALL8="sdb sdc sdd sde sdf sdg sdh sdi"
@@ -176,6 +177,60 @@ multipath() {
 	out_has "NVMe multipath namespace of nvme-subsys0 (paths: nvme1, nvme3); grouped with its first controller, nvme1"
 }
 t "NVMe multipath namespace: first controller, noted" multipath
+
+fabrics_by_host() {
+	run fabrics nvme0n1 nvme1n1 nvme2n1 nvme3n1 &&
+	rc_is 0 &&
+	line1_is "0 8388608 bds-stripe 512 2 2 259:1 0 259:2 0 2 259:0 0 259:3 0" &&
+	out_has "10.0.1.1       NVMe/TCP storage host              nvme1n1 nvme2n1" &&
+	out_has "10.0.2.1       NVMe/TCP storage host              nvme0n1 nvme3n1" &&
+	out_has "Storage hosts (NVMe over Fabrics, grouped by host):" &&
+	out_has "nvme2n1    host tcp 10.0.1.1 port 4421   via nvme2    nqn.2026-12.io.bds-stripe:h1-b" &&
+	out_has "nvme0n1    host tcp 10.0.2.1 port 4420   via nvme0    nqn.2026-12.io.bds-stripe:h2-c" &&
+	out_has "Groups (table order), one per storage host:" &&
+	out_has "  0   nvme1n1    259:1    NVMe/TCP namespace whole disk" &&
+	out_has "NVMe/TCP namespace" &&
+	out_has "nvme1n1 is an NVMe/TCP namespace of nqn.2026-12.io.bds-stripe:h1-a on tcp 10.0.1.1 port 4420 (controller nvme1)"
+}
+t "NVMe/TCP: grouped by storage host, two subsystems of one host together" fabrics_by_host
+
+fabrics_by_subsystem() {
+	run fabrics --group-by subsystem nvme0n1 nvme1n1 nvme2n1 nvme3n1 &&
+	rc_is 0 &&
+	line1_is "0 8388608 bds-stripe 512 3 1 259:1 0 1 259:2 0 2 259:0 0 259:3 0" &&
+	out_has "grouped by subsystem" &&
+	out_has "Groups (table order), one per NVMe subsystem:" &&
+	out_has "nqn.2026-12.io.bds-stripe:h1-b NVMe/TCP subsystem on host 10.0.1.1"
+}
+t "NVMe/TCP: --group-by subsystem" fabrics_by_subsystem
+
+fabrics_by_controller() {
+	run fabrics --group-by controller nvme3n1 nvme2n1 nvme1n1 nvme0n1 &&
+	rc_is 0 &&
+	line1_is "0 8388608 bds-stripe 512 4 1 259:0 0 1 259:1 0 1 259:2 0 1 259:3 0" &&
+	out_has "nvme3          NVMe/TCP controller, host 10.0.2.1"
+}
+t "NVMe/TCP: --group-by controller" fabrics_by_controller
+
+fabrics_bad_group_by() {
+	run fabrics --group-by disk nvme0n1 nvme1n1 &&
+	rc_is 2 &&
+	err_has "--group-by disk: accepted are host, subsystem and controller"
+}
+t "--group-by: an unknown value is a usage error" fabrics_bad_group_by
+
+fabrics_multipath() {
+	run fabrics nvme4n1 nvme5n1 nvme8n1 nvme9n1 &&
+	rc_is 0 &&
+	line1_is "0 8388608 bds-stripe 512 4 1 259:4 0 1 259:5 0 1 259:8 0 1 259:9 0" &&
+	out_has "NVMe/TCP multipath namespace" &&
+	out_has "nvme5n1: its paths lead to different groups (10.0.2.1 by nvme5, 10.0.1.1 by nvme7); grouped by the first path's" &&
+	out_lacks "nvme4n1: its paths lead" &&
+	out_has "local          NVMe loop storage host" &&
+	out_has "nvme9          NVMe controller, PCI 0000:00:04.0" &&
+	out_has "Groups (table order), one per controller or storage host:"
+}
+t "NVMe over Fabrics multipath: the host its paths reach; loop; local NVMe" fabrics_multipath
 
 partitions() {
 	run parts sdb1 sdc1 sdd1 &&
