@@ -627,6 +627,60 @@ bds_cmdline_arg() {
 	echo "${_v:-${2:-}}"
 }
 
+# --- peers (vm-peers.sh): other guests on links of their own --------------
+
+# bds_peer_iface I [SIDE]: the network interface of link I (from 1) on
+# this guest: SIDE 01 in peer I, 02 (default) in the test's guest.
+bds_peer_iface() {
+	_mac=$(printf '52:54:00:bd:%02x:%s' "$1" "${2:-02}")
+	for _d in /sys/class/net/*; do
+		[ "$(cat "$_d/address")" = "$_mac" ] && { echo "${_d##*/}"; return 0; }
+	done
+	return 1
+}
+
+# bds_peer_link I [SIDE]: bring link I up with this guest's address on
+# it: 10.0.I.1 in peer I (SIDE 01), 10.0.I.2 in the test's guest.
+bds_peer_link() {
+	modprobe -q virtio_net 2>/dev/null
+	_side=${2:-02}
+	_i=0
+	until _if=$(bds_peer_iface "$1" "$_side"); do
+		_i=$((_i + 1))
+		[ "$_i" -lt 100 ] || fail "no network interface for link $1"
+		sleep 0.1
+	done
+	ip link set lo up
+	ip link set "$_if" up
+	ip addr add "10.0.$1.$((${_side#0}))/24" dev "$_if" ||
+		fail "cannot set 10.0.$1.${_side#0} on $_if"
+	log "link $1: $_if, 10.0.$1.${_side#0}"
+}
+
+# bds_peer_serve: in a peer, after it set up what it serves: wait until
+# the test's guest (10.0.I.2) answers (300 s at most), then until it has
+# not answered for 5 s in a row: it is done (or dead).  Fails if it never
+# answered.
+bds_peer_serve() {
+	_i=$(bds_cmdline_arg bds.peer_index)
+	_t=0
+	until ping -c 1 -W 1 "10.0.$_i.2" >/dev/null 2>&1; do
+		_t=$((_t + 1))
+		[ "$_t" -lt 300 ] || fail "the test's guest never answered on link $_i"
+	done
+	log "the test's guest answers on link $_i: serving"
+	_miss=0
+	while [ "$_miss" -lt 5 ]; do
+		if ping -c 1 -W 1 "10.0.$_i.2" >/dev/null 2>&1; then
+			_miss=0
+			sleep 1
+		else
+			_miss=$((_miss + 1))
+		fi
+	done
+	log "the test's guest has not answered for 5 s: done"
+}
+
 # Environment written by vm-run.
 # shellcheck disable=SC1091
 [ -r /bds/env ] && . /bds/env

@@ -71,6 +71,7 @@ MODS=(
 	libcrc32c crc32c_generic crc32c-intel
 	virtio_pci virtio_scsi virtio_blk sd_mod scsi_mod scsi_debug
 	null_blk loop brd
+	virtio_net nvme-tcp nvmet-tcp
 )
 
 mkdir -p "$ST"/{bin,sbin,usr/bin,usr/sbin,lib,lib64,usr/lib,etc,proc,sys,dev,tmp,run,mnt,root,var/tmp}
