@@ -120,6 +120,14 @@ crash-test:
 	BDS_VM_ARGS="-a bds.crash_states=$(CRASH_STATES) -a bds.crash_ops=$(CRASH_OPS) -T $$(( $(CRASH_STATES) * 15 + 1200 ))" \
 		tests/vm/run-suite power-cut-loses-nothing-flushed
 
+# Striping across storage hosts (tests/vm/fabrics/): three guests, two
+# NVMe/TCP storage hosts and a client, on 6.1 and 6.12 unless KERNELS is
+# given.  Not part of make check (its time would not fit beside it).
+FABRICS_KERNELS := $(if $(filter command line environment,$(origin KERNELS)),$(KERNELS),6.1 6.12)
+check-fabrics: setup
+	KERNELS="$(FABRICS_KERNELS)" tests/vm/run-suite \
+		tests/vm/fabrics/stripe-across-storage-hosts-survives-reconnect.sh
+
 # The soak (tests/vm/soak/): not part of make check.  SOAK_KERNELS may add
 # "debug" (or 6.12, 7.2); the guest is given SOAK_MINUTES plus boot slack.
 SOAK_MINUTES ?= 10
@@ -235,7 +243,7 @@ bench: setup
 bench-update: setup
 	BENCH_UPDATE=1 tests/bench/run-bench
 
-.PHONY: all module tools clean setup unit fuzz fuzz-smoke checkpatch pipe-lint build-all lint vm-check vm-check-all check demo sweep bench bench-update soak crash-test
+.PHONY: all module tools clean setup unit fuzz fuzz-smoke checkpatch pipe-lint build-all lint vm-check vm-check-all check check-fabrics demo sweep bench bench-update soak crash-test
 
 # ---------------------------------------------------------------------------
 # Installation.
