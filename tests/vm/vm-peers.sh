@@ -33,7 +33,7 @@ PEER_WATCH=""
 # peers_parse: the "peer:" headers into PEER_*, and the test guest's
 # links into QEXTRA and APPEND.  Before the kernel command line is made.
 peers_parse() {
-	local name script topo i=0 names="" pport cport mac
+	local name script topo i=0 names="" pport cport mac used=""
 	while read -r name script topo; do
 		[ -n "$name" ] || continue
 		[[ $name =~ ^[a-z][a-z0-9]{0,15}$ ]] || die "peer name '$name': a-z, 0-9, 16 at most"
@@ -42,8 +42,10 @@ peers_parse() {
 		[ -r "$script" ] || die "peer $name: cannot read $script"
 		i=$((i + 1))
 		[ "$i" -le 250 ] || die "too many peers"
-		pport=$(peers_free_port)
-		cport=$(peers_free_port "$pport")
+		pport=$(peers_free_port "$used")
+		used="$used $pport "
+		cport=$(peers_free_port "$used")
+		used="$used $cport "
 		mac=$(printf '52:54:00:bd:%02x' "$i")
 		PEER_NAMES+=("$name")
 		PEER_SCRIPTS+=("$script")
@@ -59,11 +61,12 @@ peers_parse() {
 	APPEND="$APPEND bds.peers=$names"
 }
 
-# peers_free_port [NOT]: a UDP port of 127.0.0.1 nobody has bound (and
-# not NOT), from a range that depends on this process.
+# peers_free_port [TAKEN]: a UDP port of 127.0.0.1 nobody has bound and
+# not in TAKEN (" P1  P2 ": chosen already, not bound yet), from a place
+# in the range that depends on this process.
 peers_free_port() {
 	local p=$((20000 + ($$ * 13 + RANDOM) % 40000)) n=0
-	while [ "$p" = "${1:-}" ] || [ -n "$(ss -Huln sport = ":$p" 2>/dev/null)" ]; do
+	while [[ "${1:-}" == *" $p "* ]] || [ -n "$(ss -Huln sport = ":$p" 2>/dev/null)" ]; do
 		p=$((20000 + (p - 20000 + 1) % 40000))
 		n=$((n + 1))
 		[ "$n" -lt 1000 ] || die "no free UDP port"

@@ -49,7 +49,6 @@
 # peer: h2 peer-nvmet-tcp-host.sh size=1G ctl=4M:2
 # timeout: 900
 # memory: 1536
-# check-kernels: 6.1 6.12
 
 # shellcheck disable=SC1091
 . /bds/guest-lib.sh
