@@ -15,10 +15,16 @@
 #   - two reloads with the volume's own table (`dmsetup table` fed to
 #     `dmsetup load`, then `dmsetup resume`), after which the table is
 #     unchanged and every member is A.
-# fio must exit 0 with no error in any job and verify as many bytes as it
-# wrote; the volume's write counters, which start at zero with each new
-# table, must show writes after the last reload (the reload happened
-# under load).
+# A fourth writer, a shell loop of 64 KiB O_DIRECT writes (slot s of a
+# random 4 MiB pattern to slot s of a region of its own, round robin),
+# runs from before the first cycle until after the last reload, so the
+# cycles happen under load however slow the kernel is (fio's rate-limited
+# write phase alone ended before the reloads on the debug kernel under
+# TCG).  fio must exit 0 with no error in any job and verify as many
+# bytes as it wrote; the writer must not fail a write and must still be
+# running at the last reload; the volume's write counters, which start at
+# zero with each new table, must show writes after the last reload; the
+# writer's region must read back as the pattern.
 # Then: `dmsetup remove` of the volume fails while a file descriptor holds
 # it open (open count 1) and succeeds once it is closed; a new volume made
 # from the saved table reads back all of the data (fio --verify_only).
@@ -45,6 +51,35 @@ writes_total() {
 		s = 0; g = $8
 		for (i = 0; i < g; i++) s += $(9 + 4 * i + 1)
 		print s }'
+}
+
+# The writer's region: 64 slots of 64 KiB from 256 MiB, far from fio's.
+WSLOT0=$((256 * 16))
+WSLOTS=64
+
+# writer: write slot s of /tmp/wpat to slot s of the region, round robin,
+# until /tmp/wstop exists and every slot has been written once; a failed
+# write ends it with /tmp/wfail.
+writer() {
+	_i=0
+	while [ ! -e /tmp/wstop ] || [ $_i -lt $WSLOTS ]; do
+		_s=$((_i % WSLOTS))
+		if ! dd if=/tmp/wpat of=$DM bs=64k skip=$_s seek=$((WSLOT0 + _s)) \
+			count=1 oflag=direct conv=notrunc 2>/tmp/wdd.err; then
+			cat /tmp/wdd.err
+			echo "$_i" >/tmp/wfail
+			return 1
+		fi
+		_i=$((_i + 1))
+		sleep 0.1
+	done
+	echo "$_i" >/tmp/wcount
+}
+
+# writer_region_ok: the writer's region reads back as the pattern.
+writer_region_ok() {
+	dd if=$DM of=/tmp/wback bs=64k skip=$WSLOT0 count=$WSLOTS \
+		iflag=direct 2>/dev/null && cmp /tmp/wpat /tmp/wback
 }
 
 # fio_jobs [LIMIT]: the job options, the same for the write and the
@@ -96,7 +131,11 @@ TABLE=$(dmsetup table $VOL)
 log "table: $TABLE"
 log "status: $(dmsetup status $VOL)"
 
-# --- cycles under a running fio ------------------------------------------------
+# --- cycles under a running fio and writer ---------------------------------------
+dd if=/dev/urandom of=/tmp/wpat bs=64k count=$WSLOTS 2>/dev/null
+rm -f /tmp/wstop /tmp/wfail /tmp/wcount
+writer &
+WRITER=$!
 # shellcheck disable=SC2046
 fio $(fio_jobs limit) --do_verify=1 >/tmp/fio.out 2>&1 &
 FIO=$!
@@ -120,7 +159,8 @@ while [ "$c" -le 5 ]; do
 	expect_eq "$(state)" ACTIVE "cycle $c: resumed"
 	c=$((c + 1))
 done
-check "fio still running after the suspend cycles" kill -0 $FIO
+check "writer still running after the suspend cycles" kill -0 $WRITER
+kill -0 $FIO 2>/dev/null && log "fio still running after the suspend cycles"
 
 r=1
 while [ "$r" -le 2 ]; do
@@ -132,16 +172,29 @@ while [ "$r" -le 2 ]; do
 	sleep 0.5
 	r=$((r + 1))
 done
-check "fio still running after the reloads" kill -0 $FIO
+check "writer still running after the reloads" kill -0 $WRITER
+kill -0 $FIO 2>/dev/null && log "fio still running after the reloads"
+# The writer writes every 0.1 s: give the new table up to 20 s of uptime.
+end=$(($(cut -d. -f1 /proc/uptime) + 20))
+while [ "$(writes_total)" -eq 0 ] && [ "$(cut -d. -f1 /proc/uptime)" -lt "$end" ]; do
+	sleep 0.1
+done
+log "status: $(dmsetup status $VOL)"
+check "writes went through the reloaded table ($(writes_total) pieces)" \
+	[ "$(writes_total)" -gt 0 ]
+touch /tmp/wstop
+wait $WRITER
+rc=$?
+expect_eq "$rc" 0 "writer exit status"
+check "writer: no failed write" [ ! -e /tmp/wfail ]
+log "writer: $(cat /tmp/wcount 2>/dev/null) writes"
+check "writer: its region reads back as the pattern" writer_region_ok
 
 wait $FIO
 rc=$?
 cat /tmp/fio.out
 expect_eq "$rc" 0 "fio exit status"
 fio_ok "write+verify" /tmp/fio.out write
-log "status: $(dmsetup status $VOL)"
-check "writes went through the reloaded table ($(writes_total) pieces)" \
-	[ "$(writes_total)" -gt 0 ]
 expect_eq "$(field 2)" AAAAA "health after fio"
 
 # --- removing an open volume -----------------------------------------------------
@@ -165,6 +218,7 @@ rc=$?
 cat /tmp/fio2.out
 expect_eq "$rc" 0 "fio --verify_only exit status"
 fio_ok "verify-only" /tmp/fio2.out verify
+check "writer's region reads back under the new volume" writer_region_ok
 bds_dm_remove $VOL
 
 run rmmod dm_bds_stripe
