@@ -17,7 +17,7 @@
 # per disk): the same below 640 KiB, rising above it for bds-stripe only.
 # Run by tests/bench/run-bench (one vCPU).
 #
-# topology: backing=model latency=1000 size=1G ctl=40000000:2x10000000 ctl=40000000:2x10000000 ctl=40000000:2x10000000 ctl=40000000:2x10000000 ctl=40000000:2x10000000
+# topology: backing=model latency=1000 path=1000 size=1G ctl=40000000:2x10000000 ctl=40000000:2x10000000 ctl=40000000:2x10000000 ctl=40000000:2x10000000 ctl=40000000:2x10000000
 # timeout: 1200
 # memory: 1024
 # smp: 1

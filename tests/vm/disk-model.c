@@ -7,12 +7,22 @@
  * Every disk serves its requests one at a time.  A request of n bytes
  * costs the disk a fixed time L (command, seek, rotation) and then a
  * transfer of n / disk_bps.  The transfer also crosses the controller,
- * which moves one transfer at a time at ctl_bps: a transfer starts when
- * both the disk's L is over and the controller has finished the
- * transfers booked before it, and ends when both the disk (n / disk_bps)
- * and the controller (n / ctl_bps) are done.  One disk alone therefore
+ * a pipe of ctl_bps that carries the transfers booked on it one after
+ * another: a transfer ends when both the disk (n / disk_bps from the end
+ * of L) and the controller (n / ctl_bps after the transfers booked before
+ * it, and not before the end of L) are done.  Disks whose sum is below
+ * the controller's bandwidth therefore never wait for it, one disk alone
  * delivers n / (L + n / min(disk_bps, ctl_bps)), and the disks of a
  * controller together never more than ctl_bps.
+ *
+ * The emulator's own path (guest, QEMU's NBD client, this socket) takes
+ * a time of its own per request, which a real host spends in
+ * microseconds but a TCG guest in up to a millisecond or two.  With
+ * path-us=P, the time a disk has stood idle since its previous request
+ * ended, up to P, counts towards the next request's L: at queue depth 1
+ * the path's round trip is then hidden inside L instead of added to it
+ * (a disk idle for longer still pays L - P; a queued request, which finds
+ * the disk busy, pays the whole L).
  *
  * The plugin does the I/O on a sparse image file per disk at once, then
  * sleeps until the modelled end (clock_nanosleep, absolute, on
@@ -25,6 +35,8 @@
  *                    limit; repeat for each disk of the controller
  *   ctl-bps=BPS      the controller's bandwidth (0, the default: none)
  *   latency-us=US    L, in microseconds (default 0)
+ *   path-us=US       P, in microseconds (default 0: none of the idle
+ *                    time counts)
  *
  * QEMU opens one NBD connection per disk (export NAME): the handle of a
  * connection is its disk.
@@ -54,12 +66,13 @@ struct disk {
 	int fd;
 	int64_t size;
 	pthread_mutex_t busy;		/* held while it serves a request */
+	uint64_t idle_since;		/* ns: its last request ended (0: none yet) */
 };
 
 static const char *dir;
 static struct disk disks[MAX_DISKS];
 static unsigned int nr_disks;
-static uint64_t ctl_bps, latency_ns;
+static uint64_t ctl_bps, latency_ns, path_ns;
 static pthread_mutex_t ctl_lock = PTHREAD_MUTEX_INITIALIZER;
 static uint64_t ctl_free_at;		/* ns: the controller's bookings end */
 
@@ -113,6 +126,12 @@ static int model_config(const char *key, const char *value)
 		if (parse_u64(key, value, &latency_ns))
 			return -1;
 		latency_ns *= 1000;
+		return 0;
+	}
+	if (!strcmp(key, "path-us")) {
+		if (parse_u64(key, value, &path_ns))
+			return -1;
+		path_ns *= 1000;
 		return 0;
 	}
 	if (strcmp(key, "disk")) {
@@ -190,6 +209,19 @@ static int64_t model_get_size(void *handle)
 }
 
 /*
+ * L for a request arriving at @now on disk @d: less the time the disk
+ * stood idle since its last request, up to path_ns.
+ */
+static uint64_t latency_at(const struct disk *d, uint64_t now)
+{
+	uint64_t idle = d->idle_since && now > d->idle_since ? now - d->idle_since : 0;
+
+	if (idle > path_ns)
+		idle = path_ns;
+	return latency_ns > idle ? latency_ns - idle : 0;
+}
+
+/*
  * Serve one request of @n bytes on disk @d: book it as the model says,
  * do the I/O (@write: pwrite of @wbuf, else pread into @rbuf), and come
  * back at the modelled end.
@@ -197,24 +229,22 @@ static int64_t model_get_size(void *handle)
 static int serve(struct disk *d, void *rbuf, const void *wbuf, uint32_t n,
 		 uint64_t off)
 {
-	uint64_t start, end, cend;
+	uint64_t now, start, end, cend;
 	ssize_t r;
 	int ret = 0;
 
 	pthread_mutex_lock(&d->busy);
-	start = now_ns() + latency_ns;
-	cend = 0;
+	now = now_ns();
+	start = now + latency_at(d, now);
+	end = start + xfer_ns(n, d->bps);
 	if (ctl_bps) {
 		pthread_mutex_lock(&ctl_lock);
-		if (ctl_free_at > start)
-			start = ctl_free_at;
-		cend = start + xfer_ns(n, ctl_bps);
+		cend = (ctl_free_at > start ? ctl_free_at : start) + xfer_ns(n, ctl_bps);
 		ctl_free_at = cend;
 		pthread_mutex_unlock(&ctl_lock);
+		if (end < cend)
+			end = cend;
 	}
-	end = start + xfer_ns(n, d->bps);
-	if (end < cend)
-		end = cend;
 	r = wbuf ? pwrite(d->fd, wbuf, n, (off_t)off) : pread(d->fd, rbuf, n, (off_t)off);
 	if (r != (ssize_t)n) {
 		nbdkit_error("%s: %s at %llu: %m", d->name, wbuf ? "write" : "read",
@@ -222,6 +252,8 @@ static int serve(struct disk *d, void *rbuf, const void *wbuf, uint32_t n,
 		ret = -1;
 	}
 	sleep_until(end);
+	/* from the modelled end: the sleep's overshoot is the path's too */
+	d->idle_since = end;
 	pthread_mutex_unlock(&d->busy);
 	return ret;
 }
@@ -250,7 +282,7 @@ static struct nbdkit_plugin plugin = {
 	.longname = "bds-stripe bench disk model",
 	.config = model_config,
 	.config_complete = model_config_complete,
-	.config_help = "dir=DIR disk=NAME:BPS... [ctl-bps=BPS] [latency-us=US]",
+	.config_help = "dir=DIR disk=NAME:BPS... [ctl-bps=BPS] [latency-us=US] [path-us=US]",
 	.list_exports = model_list_exports,
 	.open = model_open,
 	.get_size = model_get_size,
