@@ -15,8 +15,9 @@
 #   - two reloads with the volume's own table (`dmsetup table` fed to
 #     `dmsetup load`, then `dmsetup resume`), after which the table is
 #     unchanged and every member is A.
-# A fourth writer, a shell loop of 64 KiB O_DIRECT writes (slot s of a
-# random 4 MiB pattern to slot s of a region of its own, round robin),
+# A fourth writer, a shell loop of 64 KiB O_DIRECT writes (round robin
+# over 64 slots of a region of its own, from two random patterns in
+# alternate rounds, so a dropped write leaves the other round's data),
 # runs from before the first cycle until after the last reload, so the
 # cycles happen under load however slow the kernel is (fio's rate-limited
 # write phase alone ended before the reloads on the debug kernel under
@@ -24,7 +25,7 @@
 # bytes as it wrote; the writer must not fail a write and must still be
 # running at the last reload; the volume's write counters, which start at
 # zero with each new table, must show writes after the last reload; the
-# writer's region must read back as the pattern.
+# writer's region must read back as its last write to each slot left it.
 # Then: `dmsetup remove` of the volume fails while a file descriptor holds
 # it open (open count 1) and succeeds once it is closed; a new volume made
 # from the saved table reads back all of the data (fio --verify_only).
@@ -57,15 +58,18 @@ writes_total() {
 WSLOT0=$((256 * 16))
 WSLOTS=64
 
-# writer: write slot s of /tmp/wpat to slot s of the region, round robin,
-# until /tmp/wstop exists and every slot has been written once; a failed
-# write ends it with /tmp/wfail.
+# writer: write i = 0, 1, ... to slot i mod 64 of the region, from
+# /tmp/wpat0 in even rounds (i div 64) and /tmp/wpat1 in odd ones, until
+# /tmp/wstop exists and every slot has been written once; then the count
+# in /tmp/wcount.  A failed write ends it with /tmp/wfail.  A write the
+# target dropped leaves its slot with the other round's pattern (or
+# zeroes), so the region check catches writes lost after a reload too.
 writer() {
 	_i=0
 	while [ ! -e /tmp/wstop ] || [ $_i -lt $WSLOTS ]; do
 		_s=$((_i % WSLOTS))
-		if ! dd if=/tmp/wpat of=$DM bs=64k skip=$_s seek=$((WSLOT0 + _s)) \
-			count=1 oflag=direct conv=notrunc 2>/tmp/wdd.err; then
+		if ! dd if=/tmp/wpat$((_i / WSLOTS % 2)) of=$DM bs=64k skip=$_s \
+			seek=$((WSLOT0 + _s)) count=1 oflag=direct conv=notrunc 2>/tmp/wdd.err; then
 			cat /tmp/wdd.err
 			echo "$_i" >/tmp/wfail
 			return 1
@@ -76,10 +80,25 @@ writer() {
 	echo "$_i" >/tmp/wcount
 }
 
-# writer_region_ok: the writer's region reads back as the pattern.
+# writer_expected: /tmp/wexp, the region as the writer's last write to
+# each slot left it (needs /tmp/wcount).
+writer_expected() {
+	_n=$(cat /tmp/wcount)
+	_s=0
+	: >/tmp/wexp
+	while [ $_s -lt $WSLOTS ]; do
+		# the last i < n with i mod 64 = s, and its round's pattern
+		_last=$((_s + (_n - 1 - _s) / WSLOTS * WSLOTS))
+		dd if=/tmp/wpat$((_last / WSLOTS % 2)) bs=64k skip=$_s count=1 \
+			status=none >>/tmp/wexp
+		_s=$((_s + 1))
+	done
+}
+
+# writer_region_ok: the writer's region reads back as writer_expected.
 writer_region_ok() {
-	dd if=$DM of=/tmp/wback bs=64k skip=$WSLOT0 count=$WSLOTS \
-		iflag=direct 2>/dev/null && cmp /tmp/wpat /tmp/wback
+	bds_read $DM $((WSLOT0 * 65536)) $((WSLOTS * 65536)) >/tmp/wback &&
+		cmp /tmp/wexp /tmp/wback
 }
 
 # fio_jobs [LIMIT]: the job options, the same for the write and the
@@ -132,7 +151,8 @@ log "table: $TABLE"
 log "status: $(dmsetup status $VOL)"
 
 # --- cycles under a running fio and writer ---------------------------------------
-dd if=/dev/urandom of=/tmp/wpat bs=64k count=$WSLOTS 2>/dev/null
+dd if=/dev/urandom of=/tmp/wpat0 bs=64k count=$WSLOTS 2>/dev/null
+dd if=/dev/urandom of=/tmp/wpat1 bs=64k count=$WSLOTS 2>/dev/null
 rm -f /tmp/wstop /tmp/wfail /tmp/wcount
 writer &
 WRITER=$!
@@ -188,7 +208,8 @@ rc=$?
 expect_eq "$rc" 0 "writer exit status"
 check "writer: no failed write" [ ! -e /tmp/wfail ]
 log "writer: $(cat /tmp/wcount 2>/dev/null) writes"
-check "writer: its region reads back as the pattern" writer_region_ok
+writer_expected
+check "writer: its region reads back as its last writes" writer_region_ok
 
 wait $FIO
 rc=$?
