@@ -48,6 +48,18 @@
  */
 #define BDS_LABEL_INCOMPAT_WEIGHTS	0x00000001U
 #define BDS_LABEL_INCOMPAT_KNOWN	BDS_LABEL_INCOMPAT_WEIGHTS
+/*
+ * Compatible features: a reader that does not know a bit set here uses
+ * the label as if the bit were clear, and a writer that does not know it
+ * drops it, with the bytes it describes, when it rewrites the label.  So
+ * a compatible feature may only carry what the volume can lose without
+ * harm.  Known bits:
+ *   OWNER    the owner field holds the system ID of the host that owns
+ *            the volume (bdsadm 1.6.0); set exactly when it is not empty.
+ *            Losing it makes the volume owned by every host, as a label
+ *            without an owner is.
+ */
+#define BDS_LABEL_COMPAT_OWNER		0x00000001U
 #define BDS_LABEL_SIZE		8192		/* bytes, each copy */
 #define BDS_LABEL_SECTORS	(BDS_LABEL_SIZE >> 9)
 #define BDS_LABEL_PRIMARY	8		/* sector of the primary copy */
@@ -56,6 +68,7 @@
 #define BDS_LABEL_NAME_LEN	128		/* name bytes, NUL included */
 #define BDS_LABEL_SERIAL_LEN	20
 #define BDS_LABEL_CTRL_LEN	20
+#define BDS_LABEL_OWNER_LEN	64		/* owner bytes, NUL included */
 #define BDS_UUID_LEN		16
 /* The default data offset: 1 MiB, before rounding (bds_label_data_offset). */
 #define BDS_DATA_OFFSET_DEFAULT	2048
@@ -82,7 +95,10 @@ struct bds_label_head {
 	__le64 label_sector;		/* 120 where this copy lies */
 	__le64 backup_sector;		/* 128 where this member's backup lies */
 	__le64 member_sectors;		/* 136 the member's size at creation */
-	u8 reserved0[112];		/* 144 zero */
+	__le32 compat;			/* 144 features a reader may ignore */
+	u8 reserved0[4];		/* 148 zero */
+	char owner[BDS_LABEL_OWNER_LEN];	/* 152 system ID, NUL-padded */
+	u8 reserved2[40];		/* 216 zero */
 	char name[BDS_LABEL_NAME_LEN];	/* 256 NUL-terminated, NUL-padded */
 	u8 reserved1[128];		/* 384 zero */
 } __packed;
@@ -112,12 +128,14 @@ static_assert(sizeof(struct bds_label_head) == 512, "label head");
 static_assert(sizeof(struct bds_label_group) == 24, "label group");
 static_assert(sizeof(struct bds_label_member) == 48, "label member");
 static_assert(sizeof(struct bds_label_disk) == BDS_LABEL_SIZE, "label");
+static_assert(offsetof(struct bds_label_head, owner) == 152, "owner");
 static_assert(offsetof(struct bds_label_head, name) == 256, "name");
 static_assert(offsetof(struct bds_label_disk, members) == 1280, "members");
 
 /* A decoded label, in host order. */
 struct bds_label {
 	u32 incompat;
+	u32 compat;			/* the known bits only */
 	u64 generation;
 	u64 ctime;
 	u64 utime;
@@ -134,6 +152,7 @@ struct bds_label {
 	u64 backup_sector;
 	u64 member_sectors;
 	char name[BDS_LABEL_NAME_LEN];
+	char owner[BDS_LABEL_OWNER_LEN];	/* "" when none */
 	u32 group_size[BDS_MAX_GROUPS];
 	char controller[BDS_MAX_GROUPS][BDS_LABEL_CTRL_LEN + 1];
 	u8 uuid[BDS_MAX_MEMBERS][BDS_UUID_LEN];
@@ -160,6 +179,7 @@ enum bds_label_err {
 	BDS_LABEL_ERR_PLACE,
 	BDS_LABEL_ERR_WEIGHT,
 	BDS_LABEL_ERR_TEXT,
+	BDS_LABEL_ERR_OWNER,
 };
 
 static inline const char *bds_label_error(enum bds_label_err err)
@@ -197,6 +217,8 @@ static inline const char *bds_label_error(enum bds_label_err err)
 		return "label member weight invalid";
 	case BDS_LABEL_ERR_TEXT:
 		return "label controller or serial text not printable or not NUL-padded";
+	case BDS_LABEL_ERR_OWNER:
+		return "label owner (system ID) invalid, or not as its compat bit says";
 	}
 	return "unknown label error";
 }
@@ -477,6 +499,25 @@ bds_label_decode_tables(const struct bds_label_disk *d, struct bds_label *l)
 	return BDS_LABEL_OK;
 }
 
+/*
+ * The compatible features this version knows: OWNER is set exactly when
+ * the owner field holds a system ID (the characters of a volume name),
+ * and the field is all zero when it is clear.  Unknown compatible bits
+ * are ignored: l->compat keeps the known ones only.
+ */
+static inline enum bds_label_err
+bds_label_decode_owner(const struct bds_label_head *h, struct bds_label *l)
+{
+	bool owned = le32_to_cpu(h->compat) & BDS_LABEL_COMPAT_OWNER;
+
+	l->compat = owned ? BDS_LABEL_COMPAT_OWNER : 0;
+	if (owned ? !bds_name_ok(h->owner, BDS_LABEL_OWNER_LEN) :
+		    !bds_bytes_zero(h->owner, BDS_LABEL_OWNER_LEN))
+		return BDS_LABEL_ERR_OWNER;
+	memcpy(l->owner, h->owner, BDS_LABEL_OWNER_LEN);
+	return BDS_LABEL_OK;
+}
+
 /* The smallest member that can hold both copies and some data. */
 #define BDS_LABEL_MIN_MEMBER	(BDS_LABEL_PRIMARY + 2 * BDS_LABEL_SECTORS + \
 				 (BDS_LABEL_BACKUP_ALIGN >> 9))
@@ -561,7 +602,10 @@ static inline enum bds_label_err bds_label_decode_copy(const u8 *buf,
 	if (!bds_name_ok(h->name, BDS_LABEL_NAME_LEN))
 		return BDS_LABEL_ERR_NAME;
 	memcpy(l->name, h->name, BDS_LABEL_NAME_LEN);
-	return bds_label_check_place(l);
+	err = bds_label_check_place(l);
+	if (err)
+		return err;
+	return bds_label_decode_owner(h, l);
 }
 
 /*
@@ -594,8 +638,8 @@ static inline void bds_put_text(char *dst, const char *src, size_t len)
  * Encode @l into @buf (BDS_LABEL_SIZE bytes) as the copy at sector
  * @l->label_sector, crc included.  Controller and serial texts longer
  * than their fields are cut, and bytes other than printable ASCII become
- * '?'; the name must be valid already (callers check it with
- * bds_name_ok()).  The caller is
+ * '?'; the name, and the owner when there is one, must be valid already
+ * (callers check them with bds_name_ok()).  The caller is
  * expected to have built @l so that bds_label_decode() accepts the result.
  */
 static inline void bds_label_encode(const struct bds_label *l, u8 *buf)
@@ -609,6 +653,10 @@ static inline void bds_label_encode(const struct bds_label *l, u8 *buf)
 		if (l->weight[i] != 1)
 			incompat |= BDS_LABEL_INCOMPAT_WEIGHTS;
 	h->incompat = cpu_to_le32(incompat);
+	if (l->owner[0]) {
+		h->compat = cpu_to_le32(BDS_LABEL_COMPAT_OWNER);
+		bds_put_text(h->owner, l->owner, BDS_LABEL_OWNER_LEN - 1);
+	}
 	memcpy(h->magic, BDS_LABEL_MAGIC, 8);
 	h->version = cpu_to_le32(BDS_LABEL_VERSION);
 	h->label_size = cpu_to_le32(BDS_LABEL_SIZE);

@@ -9,7 +9,7 @@
  *  - fixed up: the input cut or zero-padded to BDS_LABEL_SIZE, with the
  *    magic, version 1 and size 8192 forced and the crc (bytes 16..19)
  *    recomputed, so that random inputs get past the raw checks and into
- *    the structural ones.  How, is up to the flag byte, byte 144 of the
+ *    the structural ones.  How, is up to the flag byte, byte 148 of the
  *    input (the first reserved byte, ignored by the reader; 0 when the
  *    input is shorter):
  *      bit 0     keep magic, version and size as they are
@@ -34,12 +34,16 @@
  *     puts it, the copy at sector 8 or at the backup, a geometry
  *     bds_layout_init() and fuzz_expected_geom() both accept, and a
  *     non-empty NUL-terminated volume name of the documented characters,
- *     and controller and serial texts of printable ASCII.
+ *     controller and serial texts of printable ASCII, and "compat" the
+ *     known bit OWNER only, set exactly when the owner is a non-empty
+ *     NUL-padded text of the name's characters (else all zero).
  *  4. An accepted copy encodes back (bds_label_encode()) to the same
- *     bytes outside the reserved areas (head 144..255 and 384..511, and
- *     7424..8191; the crc too unless those were nonzero), with zero
- *     reserved areas and a correct crc (by a bitwise crc32c written
- *     here), and that encoding decodes to the identical struct.  Decode
+ *     bytes outside the reserved areas (head 148..151, 216..255 and
+ *     384..511, and 7424..8191) and "compat" (144..147, written back
+ *     with the known bits only; the crc too unless any of those
+ *     differ), with zero reserved areas and a correct crc (by a bitwise
+ *     crc32c written here), and that encoding decodes to the identical
+ *     struct.  Decode
  *     is run on structs full of garbage, so this also checks that it
  *     clears the whole struct first.
  *  5. bds_label_pick() of the two results is -1 exactly when both are
@@ -55,13 +59,14 @@
 #include "dm-bds-label.h"
 #include "fuzz-check.h"
 
-#define FLAG_BYTE	144
+#define FLAG_BYTE	148
 #define FLAG_KEEP_HEAD	0x01
 #define FLAG_KEEP_CRC	0x02
 #define FLAG_SWAP	0x04
 #define FLAG_GEN_SHIFT	3
 
 #define CRC_OFF		16
+#define COMPAT_OFF	144
 
 static void put_le32(u8 *p, u32 v)
 {
@@ -112,7 +117,8 @@ static u32 crc32c_bitwise(const u8 *p, size_t len)
 /* Reserved bytes of a copy: the reader ignores them, the writer zeroes. */
 static bool is_reserved(size_t i)
 {
-	return (i >= 144 && i < 256) || (i >= 384 && i < 512) || i >= 7424;
+	return (i >= 148 && i < 152) || (i >= 216 && i < 256) ||
+	       (i >= 384 && i < 512) || i >= 7424;
 }
 
 static bool all_zero(const void *p, size_t len)
@@ -279,12 +285,27 @@ static void check_decoded(const struct bds_label *l)
 	for (i = 0; i < n; i++)
 		FUZZ_CHECK(name_char(l->name[i]), "name byte %u is 0x%02x", i,
 			   (u8)l->name[i]);
+
+	/* "compat": OWNER only, set exactly when there is an owner */
+	FUZZ_CHECK(!(l->compat & ~BDS_LABEL_COMPAT_OWNER), "compat 0x%x kept",
+		   l->compat);
+	n = strnlen(l->owner, BDS_LABEL_OWNER_LEN);
+	FUZZ_CHECK(n < BDS_LABEL_OWNER_LEN && (n > 0) == !!l->compat,
+		   "owner length %zu, compat 0x%x", n, l->compat);
+	FUZZ_CHECK(all_zero(l->owner + n, BDS_LABEL_OWNER_LEN - n),
+		   "owner not NUL-padded");
+	FUZZ_CHECK(!n || (l->owner[0] != '.' && l->owner[0] != '-'),
+		   "owner starts '%c'", l->owner[0]);
+	for (i = 0; i < n; i++)
+		FUZZ_CHECK(name_char(l->owner[i]), "owner byte %u is 0x%02x", i,
+			   (u8)l->owner[i]);
 }
 
 /* Property 4: an accepted copy @buf, decoded into @l, encodes back. */
 static void check_roundtrip(const u8 *buf, const struct bds_label *l)
 {
-	bool crc_same = reserved_zero(buf);
+	u32 compat = get_le32(buf + COMPAT_OFF);
+	bool crc_same = reserved_zero(buf) && !(compat & ~BDS_LABEL_COMPAT_OWNER);
 	struct bds_label *l2;
 	enum bds_label_err err;
 	u8 *enc, zcrc[4] = { 0 };
@@ -305,10 +326,16 @@ static void check_roundtrip(const u8 *buf, const struct bds_label *l)
 		}
 		if (i >= CRC_OFF && i < CRC_OFF + 4 && !crc_same)
 			continue;
+		if (i >= COMPAT_OFF && i < COMPAT_OFF + 4)
+			continue;	/* below: the known bits only */
 		FUZZ_CHECK(enc[i] == buf[i],
 			   "byte %zu: read 0x%02x, written back 0x%02x", i,
 			   buf[i], enc[i]);
 	}
+
+	FUZZ_CHECK(get_le32(enc + COMPAT_OFF) == (compat & BDS_LABEL_COMPAT_OWNER),
+		   "compat read 0x%08x, written back 0x%08x", compat,
+		   get_le32(enc + COMPAT_OFF));
 
 	/* the crc: crc32c of the copy with the field zeroed */
 	crc = get_le32(enc + CRC_OFF);
@@ -333,7 +360,7 @@ static void check_result(enum bds_label_err err, const u8 *buf, size_t len,
 			 const struct bds_label *l)
 {
 	if (err != BDS_LABEL_OK) {
-		FUZZ_CHECK(err <= BDS_LABEL_ERR_TEXT, "unknown error %d", err);
+		FUZZ_CHECK(err <= BDS_LABEL_ERR_OWNER, "unknown error %d", err);
 		FUZZ_CHECK(len >= BDS_LABEL_SIZE || err == BDS_LABEL_ERR_SHORT,
 			   "%zu bytes: error %d (%s)", len, err,
 			   bds_label_error(err));

@@ -44,7 +44,8 @@
  *                         encoded by the kernel's build of dm-bds-label.h:
  *                         the crc the userspace golden vector pins
  *                         (0x4a8b05a8), decoded back to the same label, a
- *                         flipped bit refused
+ *                         flipped bit refused; the owned golden label the
+ *                         same way (0x5efa2901, compat OWNER)
  */
 #include <kunit/test.h>
 #include <linux/module.h>
@@ -853,6 +854,15 @@ static void bds_test_label_golden(struct kunit *test)
 	buf[300] ^= 1;
 	KUNIT_EXPECT_EQ(test, bds_label_decode(buf, BDS_LABEL_SIZE, d),
 			BDS_LABEL_ERR_CRC);
+
+	golden_owner_label(l);
+	bds_label_encode(l, buf);
+	KUNIT_EXPECT_EQ(test, buf[16] | buf[17] << 8 | buf[18] << 16 |
+			(u32)buf[19] << 24, 0x5efa2901U);
+	KUNIT_EXPECT_EQ(test, buf[144], BDS_LABEL_COMPAT_OWNER);
+	KUNIT_ASSERT_EQ(test, bds_label_read(buf, BDS_LABEL_SIZE, 8, d),
+			BDS_LABEL_OK);
+	KUNIT_EXPECT_EQ(test, memcmp(l, d, sizeof(*l)), 0);
 }
 
 /* Weights bds_weights_check() must refuse, or accept with their sum W. */

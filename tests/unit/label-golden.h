@@ -85,4 +85,19 @@ static inline void golden_weighted_label(struct bds_label *l)
 	l->data_sectors = cycles * 128 * l->weight[1];
 }
 
+/*
+ * The owned golden label: the golden label with an owner, the system ID
+ * of a host whose /etc/machine-id is 0123456789abcdef0123456789abcdef, so
+ * its head says compat OWNER.  tests/unit/golden/label-v1-owner.bin is
+ * this label as written.
+ */
+#define GOLDEN_OWNER	"0123456789abcdef0123456789abcdef"
+
+static inline void golden_owner_label(struct bds_label *l)
+{
+	golden_label(l);
+	l->compat = BDS_LABEL_COMPAT_OWNER;
+	strcpy(l->owner, GOLDEN_OWNER);
+}
+
 #endif /* BDS_LABEL_GOLDEN_H */

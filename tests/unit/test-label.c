@@ -19,8 +19,10 @@
  *
  *   - the weighted golden vector (golden/label-v1-weighted.bin) the same
  *     way, and the rules that only weights bring.
+ *   - the owned golden vector (golden/label-v1-owner.bin) the same way,
+ *     the rules of the owner field, and unknown compat bits ignored.
  *
- * Usage: test-label GOLDEN-FILE WEIGHTED-GOLDEN-FILE
+ * Usage: test-label GOLDEN-FILE WEIGHTED-GOLDEN-FILE OWNER-GOLDEN-FILE
  */
 #include "dm-bds-label.h"	/* first: the header is self-contained */
 
@@ -322,7 +324,9 @@ static void test_rules(void)
 
 	/* Reserved bytes are the future's: readers of version 1 ignore them. */
 	memcpy(buf, golden, sizeof(buf));
-	buf[144] = 1;
+	buf[148] = 1;
+	buf[216] = 4;
+	buf[255] = 5;
 	buf[400] = 2;
 	buf[BDS_LABEL_SIZE - 1] = 3;
 	refix_crc(buf);
@@ -479,6 +483,13 @@ static void random_label(struct bds_label *l)
 	do {
 		random_text(l->name, BDS_LABEL_NAME_LEN - 1, name_set);
 	} while (!l->name[0] || l->name[0] == '.' || l->name[0] == '-');
+	/* half of them owned */
+	if (rnd() & 1) {
+		do {
+			random_text(l->owner, BDS_LABEL_OWNER_LEN - 1, name_set);
+		} while (!l->owner[0] || l->owner[0] == '.' || l->owner[0] == '-');
+		l->compat = BDS_LABEL_COMPAT_OWNER;
+	}
 }
 
 static void test_round_trip(void)
@@ -622,11 +633,102 @@ static void test_weighted_rules(void)
 	}
 }
 
+static u8 ogolden[BDS_LABEL_SIZE];
+
+/* The owned golden vector: its description encodes to it, and back. */
+static void test_owner_golden(void)
+{
+	static u8 buf[BDS_LABEL_SIZE];
+	struct bds_label want, l;
+	enum bds_label_err err;
+
+	golden_owner_label(&want);
+	bds_label_encode(&want, buf);
+	check(!memcmp(buf, ogolden, sizeof(buf)),
+	      "owned golden: its description encodes to the file byte for byte");
+	check(U(get64(ogolden, 16) & 0xffffffff) == 0x5efa2901,
+	      "owned golden: crc 0x%08llx", U(get64(ogolden, 16) & 0xffffffff));
+	check(U(get64(ogolden, 144) & 0xffffffff) == BDS_LABEL_COMPAT_OWNER &&
+	      !memcmp(ogolden + 152, GOLDEN_OWNER, 32) &&
+	      bds_bytes_zero(ogolden + 184, 256 - 184),
+	      "owned golden: compat OWNER at 144, the system ID at 152, zero to 255");
+	check(!memcmp(ogolden + 256, golden + 256, BDS_LABEL_SIZE - 256) &&
+	      !memcmp(ogolden + 20, golden + 20, 144 - 20),
+	      "owned golden: the rest is the golden label's, byte for byte");
+	err = bds_label_decode(ogolden, sizeof(ogolden), &l);
+	check(err == BDS_LABEL_OK && !memcmp(&l, &want, sizeof(l)),
+	      "owned golden decodes to its description: %s",
+	      bds_label_error(err));
+	/* an older reader sees the golden label: the owner only is new */
+	err = bds_label_decode(golden, sizeof(golden), &l);
+	check(err == BDS_LABEL_OK && !l.owner[0] && !l.compat,
+	      "the golden label has no owner (as every label before 1.6.0)");
+}
+
+/* Rules of the owner field, as mutations of the owned golden vector. */
+static void test_owner_rules(void)
+{
+	static const struct mutation om[] = {
+		{ "OWNER bit cleared, owner text kept", 144, 4, 0, NULL, BDS_LABEL_ERR_OWNER, false },
+		{ "owner empty, OWNER bit set", 152, 0, 0, "", BDS_LABEL_ERR_OWNER, false },
+		{ "owner with a blank", 152, 0, 0, "a b", BDS_LABEL_ERR_OWNER, false },
+		{ "owner with a slash", 152, 0, 0, "host/1", BDS_LABEL_ERR_OWNER, false },
+		{ "owner starting with '-'", 152, 0, 0, "-host", BDS_LABEL_ERR_OWNER, false },
+		{ "owner text after its NUL", 152 + 40, 1, 'x', NULL, BDS_LABEL_ERR_OWNER, false },
+		{ "owner with a control character", 152 + 3, 1, 0x1b, NULL, BDS_LABEL_ERR_OWNER, false },
+	};
+	static u8 buf[BDS_LABEL_SIZE];
+	struct bds_label l;
+	enum bds_label_err err;
+	size_t i;
+
+	for (i = 0; i < sizeof(om) / sizeof(om[0]); i++) {
+		memcpy(buf, ogolden, sizeof(buf));
+		if (om[i].width == 0) {	/* a text in the 64-byte owner field */
+			memset(buf + 152, 0, BDS_LABEL_OWNER_LEN);
+			memcpy(buf + 152, om[i].text, strlen(om[i].text));
+			refix_crc(buf);
+		} else {
+			apply(buf, &om[i]);
+		}
+		err = bds_label_decode(buf, sizeof(buf), &l);
+		check(err == om[i].want, "owner: %s: %s (want: %s)", om[i].what,
+		      bds_label_error(err), bds_label_error(om[i].want));
+	}
+
+	/* 63 characters fill the field but for its NUL; 64 do not fit */
+	memcpy(buf, ogolden, sizeof(buf));
+	memset(buf + 152, 'o', BDS_LABEL_OWNER_LEN - 1);
+	refix_crc(buf);
+	check(bds_label_decode(buf, sizeof(buf), &l) == BDS_LABEL_OK &&
+	      strlen(l.owner) == BDS_LABEL_OWNER_LEN - 1,
+	      "owner: 63 characters: valid");
+	buf[152 + BDS_LABEL_OWNER_LEN - 1] = 'o';
+	refix_crc(buf);
+	check(bds_label_decode(buf, sizeof(buf), &l) == BDS_LABEL_ERR_OWNER,
+	      "owner: 64 characters, no NUL: refused");
+
+	/* compat bits this version does not know are ignored, not kept */
+	memcpy(buf, ogolden, sizeof(buf));
+	put32(buf, 144, 0xfffffffeU | BDS_LABEL_COMPAT_OWNER);
+	refix_crc(buf);
+	check(bds_label_decode(buf, sizeof(buf), &l) == BDS_LABEL_OK &&
+	      l.compat == BDS_LABEL_COMPAT_OWNER && !strcmp(l.owner, GOLDEN_OWNER),
+	      "owner: unknown compat bits beside OWNER: valid, ignored");
+	memcpy(buf, golden, sizeof(buf));
+	put32(buf, 144, 0x80000000U);
+	refix_crc(buf);
+	check(bds_label_decode(buf, sizeof(buf), &l) == BDS_LABEL_OK &&
+	      l.compat == 0 && !l.owner[0],
+	      "an unknown compat bit alone: valid, no owner");
+}
+
 int main(int argc, char **argv)
 {
 	tap_rng = 0x6c6162656c2d7631ULL;
-	if (argc != 3 || !load_file(argv[2], wgolden) || !load_golden(argv[1])) {
-		fprintf(stderr, "usage: test-label GOLDEN-FILE WEIGHTED-GOLDEN-FILE (8192 bytes each)\n");
+	if (argc != 4 || !load_file(argv[2], wgolden) || !load_file(argv[3], ogolden) ||
+	    !load_golden(argv[1])) {
+		fprintf(stderr, "usage: test-label GOLDEN-FILE WEIGHTED-GOLDEN-FILE OWNER-GOLDEN-FILE (8192 bytes each)\n");
 		return 2;
 	}
 	test_crc();
@@ -638,5 +740,7 @@ int main(int argc, char **argv)
 	test_places();
 	test_weighted_golden();
 	test_weighted_rules();
+	test_owner_golden();
+	test_owner_rules();
 	return tap_done();
 }
