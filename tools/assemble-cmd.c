@@ -67,19 +67,22 @@ static bool roll_back(const struct bds_scan *s, const struct bds_asm_result *r)
 		bool restore = i < r->nr_restore;
 		const struct bds_found *f = &s->found[restore ? r->restore[i] :
 						      r->drop[i - r->nr_restore]];
+		struct bds_label_id was;
 
+		/* exclusively, and only if it still holds what was decided on */
 		if (bds_dev_open(&d, f->dev, true, why, sizeof(why))) {
 			bds_err("volume %s: %s; nothing was assembled", r->name, why);
 			return false;
 		}
-		rc = restore ? bds_label_write_primary(&d, &f->older) :
-			       bds_labels_wipe(&d);
+		bds_label_id_of(&was, &f->label);
+		rc = restore ? bds_label_write_primary(&d, &was, &f->older) :
+			       bds_labels_wipe(&d, &was);
 		bds_dev_close(&d);
 		if (rc) {
 			bds_err("volume %s: %s: %s: %s; nothing was assembled",
 				r->name, f->dev, restore ?
 				"writing its label back failed" :
-				"erasing its label failed", strerror(-rc));
+				"erasing its label failed", bds_label_io_error(rc));
 			return false;
 		}
 		if (restore)

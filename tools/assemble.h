@@ -5,7 +5,10 @@
  * specific refusal.  Pure: no device is opened here, so the unit tests
  * run every scenario (tests/unit/test-assemble.c).
  *
- * A volume is assembled only when, among the labels that name it:
+ * Nothing a disk says is trusted further than the labels of the other
+ * disks confirm it: a disk may be a restored clone, a member that left
+ * the volume, or a label crafted to look like one.  A volume is
+ * assembled only when, among the labels that name it:
  *   - one volume UUID carries the name (else: name clash);
  *   - the labels of the newest generation agree on everything that is
  *     the volume's (geometry, member table, name, creation time);
@@ -13,16 +16,35 @@
  *     generation (none: missing; two: a cloned disk, duplicate);
  *   - no device of an older generation is the only one for its
  *     position (stale);
- *   - every device still holds its data area (not shrunk).
- * A partial or inconsistent set is never assembled.
+ *   - every device still holds its data area (not shrunk);
+ *   - no older generation has more members than the newest (conflict:
+ *     a membership change never takes members away, so one of the two
+ *     sets is not this volume's, and which one is for the admin to
+ *     say).
+ * A partial or inconsistent set is never assembled, and an older set is
+ * never taken in place of an incomplete newer one, except for the one
+ * case below.
  *
  * When the newest generation is incomplete because a membership change
- * (bdsadm replace) was interrupted before its commit point (a member
- * that stays in the volume still carries the previous generation), the
+ * (bdsadm replace) was interrupted before its commit point, the
  * previous generation is decided on instead, from the devices' older
- * copies where they have them: the change is rolled back.  After the
- * commit point (every member that stays carries the new generation) it
- * never is: the new member is then the only valid one.
+ * copies where they have them: the change is rolled back.  That is the
+ * only decision that writes to disks, and it is taken only when the
+ * labels prove it safe:
+ *   - the disk that was to join is there, with its first label copy
+ *     only: its second copy is the commit point (bds-stripe-label.rst,
+ *     "Membership changes"), so it alone proves the change was not
+ *     committed; with both copies the change was committed, and without
+ *     it nothing can prove that it was not (a clone of a member that
+ *     stays, at the old generation, looks like a member not yet
+ *     updated): refused;
+ *   - every device of the newest generation whose member belongs to the
+ *     previous generation too holds a copy of exactly the previous
+ *     generation (else a stale set is being taken for the volume);
+ *   - only the devices whose member is not in the previous generation's
+ *     member table (the disk that was to join) lose their labels.
+ * After the commit point it never is: the new member is then the only
+ * valid one.
  */
 #ifndef BDS_ASSEMBLE_H
 #define BDS_ASSEMBLE_H
@@ -78,18 +100,28 @@ struct bds_found {
 	 */
 	bool has_older;
 	struct bds_label older;
+	/*
+	 * Only one copy is valid: what the disk that joins a volume carries
+	 * from its first label write until the change's commit point (its
+	 * backup copy is written after it).
+	 */
+	bool single;
 };
 
 enum bds_asm_verdict {
 	BDS_ASM_OK = 0,
-	BDS_ASM_NOT_FOUND,	/* no label names the volume */
+	BDS_ASM_NOT_FOUND,	/* no label names the volume (generation) */
 	BDS_ASM_NAME_CLASH,	/* two volumes of that name */
 	BDS_ASM_GEOMETRY,	/* labels of one generation disagree */
 	BDS_ASM_DUPLICATE,	/* two devices claim one position */
 	BDS_ASM_STALE,		/* a position's only device is out of date */
 	BDS_ASM_MISSING,	/* no device for a position */
 	BDS_ASM_SHRUNK,		/* a device is smaller than its data area */
+	BDS_ASM_CONFLICT,	/* an older generation has more members */
 };
+
+/* At most this many devices are named in a result's lists. */
+#define BDS_ASM_LIST_MAX	BDS_MAX_MEMBERS
 
 struct bds_asm_result {
 	enum bds_asm_verdict verdict;
@@ -103,8 +135,11 @@ struct bds_asm_result {
 	char controller[BDS_LABEL_CTRL_LEN + 1];
 	const char *dev;		/* the device concerned */
 	const char *dev2;		/* the second one (duplicate, geometry) */
-	u64 generation;			/* the volume's newest generation */
+	u64 generation;			/* the generation decided on */
+	u64 newest;			/* the newest generation found */
+	u64 want_generation;		/* asked for one (0: the decision's) */
 	u64 dev_generation;		/* stale: the device's */
+	bool same_member;		/* stale: of this position's member */
 	u32 nr_missing;			/* missing: how many positions */
 	const char *field;		/* geometry: what disagrees */
 	/* OK: the volume in table order. */
@@ -112,7 +147,22 @@ struct bds_asm_result {
 	u32 nr_members;
 	int member[BDS_MAX_MEMBERS];	/* index into the found devices */
 	u32 nr_backup;			/* members read from their backup copy */
-	u32 nr_ignored;			/* stale devices left out */
+	/*
+	 * The devices of the volume that are not in the set decided on
+	 * (clones, former members, older generations): never written to.
+	 */
+	u32 nr_ignored;
+	int ignored[BDS_ASM_LIST_MAX];	/* the first BDS_ASM_LIST_MAX */
+	/*
+	 * Another generation, for the refusal to name (0 when there is
+	 * none): with CONFLICT the newest older one of more members, and
+	 * the devices that carry it; with MISSING or STALE the newest older
+	 * one that is a complete set, and its devices in table order.
+	 */
+	u64 other_generation;
+	u32 other_members;		/* its member table's size */
+	u32 nr_other;
+	const char *other_dev[BDS_MAX_MEMBERS];
 	/*
 	 * An interrupted membership change (generation @abandoned) that had
 	 * not reached its commit point: the volume is the previous
@@ -127,6 +177,17 @@ struct bds_asm_result {
 	int restore[BDS_MAX_MEMBERS];
 	int drop[BDS_MAX_MEMBERS];
 	struct bds_label rolled;	/* ->label points here on a rollback */
+	/*
+	 * The newest generation was incomplete and the labels do not prove
+	 * a change to it cut short before its commit point, so nothing is
+	 * rolled back: a member of both generations has no copy of the
+	 * previous one (@unsafe_rollback, that device), or the disk that
+	 * was to join is not there and the members that stay do not show
+	 * the change committed (@unproven_rollback, a device of the newest
+	 * generation).
+	 */
+	const char *unsafe_rollback;
+	const char *unproven_rollback;
 };
 
 /*
@@ -136,6 +197,31 @@ struct bds_asm_result {
 enum bds_asm_verdict bds_assemble(const struct bds_found *found, size_t n,
 				  const char *name, const u8 *uuid,
 				  struct bds_asm_result *r);
+
+/*
+ * The same for generation @generation only (0: as bds_assemble()): the
+ * devices whose label that counts is of that generation, never rolled
+ * back; what an admin asks for to choose between two sets.
+ */
+enum bds_asm_verdict bds_assemble_at(const struct bds_found *found, size_t n,
+				     const char *name, const u8 *uuid,
+				     u64 generation, struct bds_asm_result *r);
+
+/*
+ * The label member @p of the set decided on is assembled with: its
+ * device's label that counts, or its older copy on a rollback.
+ */
+const struct bds_label *bds_asm_member_label(const struct bds_found *found,
+					     const struct bds_asm_result *r,
+					     u32 p);
+
+/*
+ * A device of another volume than @uuid's that carries the name @name:
+ * two volumes of one name are assembled under neither name by a scan,
+ * whichever would come first.  NULL when there is none.
+ */
+const struct bds_found *bds_name_clash(const struct bds_found *found, size_t n,
+				       const char *name, const u8 *uuid);
 
 /*
  * The distinct volume UUIDs among @found, in the order first seen; at

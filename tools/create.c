@@ -71,9 +71,10 @@ static void check_name_free(const char *name)
 
 /*
  * What each member holds: signatures (libblkid) and bds-stripe labels.
- * Without --force any of them refuses the whole volume.
+ * Without --force any of them refuses the whole volume.  @held[i]: what
+ * member i (table order) holds, for the label writes to check again.
  */
-static void check_signatures(void)
+static void check_signatures(struct bds_label_id *held)
 {
 	int i, found = 0;
 
@@ -100,6 +101,7 @@ static void check_signatures(void)
 		if (rc)
 			refuse("%s: cannot read it: %s", node, strerror(-rc));
 		bds_dev_close(&d);
+		bds_label_id_held(&held[i], &dl);
 		l = bds_labels_best(&dl);
 		if (l) {
 			bds_uuid_format(l->volume_uuid, uuid);
@@ -179,15 +181,35 @@ static void make_label(struct bds_label *v, const char *name,
 	v->data_sectors = cycles * chunk * v->weight[0];
 }
 
-/* Undo: erase the labels of the first @n members (table order). */
-static void unlabel(struct bds_dev *d, int n)
+/* Member @i's label of the volume @v. */
+static void member_label(const struct bds_label *v, int i, struct bds_label *l)
 {
-	int i;
+	*l = *v;
+	l->member_index = (u32)i;
+	memcpy(l->member_uuid, v->uuid[i], BDS_UUID_LEN);
+	l->data_offset = v->member_offset[i];
+	l->data_sectors = bds_label_member_data(v, (u32)i);
+	l->member_sectors = tbl[i]->size;
+	l->backup_sector = bds_label_backup_sector(tbl[i]->size);
+}
 
-	for (i = 0; i < n; i++)
-		if (bds_labels_wipe(&d[i]))
+/* Undo: erase the labels of members @from to @to - 1 (table order). */
+static void unlabel(const struct bds_label *v, struct bds_dev *d, int from,
+		    int to)
+{
+	struct bds_label_id was;
+	struct bds_label l;
+	int i, rc;
+
+	for (i = from; i < to; i++) {
+		member_label(v, i, &l);
+		bds_label_id_of(&was, &l);
+		rc = bds_labels_wipe(&d[i], &was);
+		if (rc)
 			fprintf(stderr, "%s: %s: cannot erase the label just written: %s; erase it with 'bdsadm wipe %s'\n",
-				bds_prog, d[i].path, strerror(errno), d[i].path);
+				bds_prog, d[i].path, bds_label_io_error(rc),
+				d[i].path);
+	}
 }
 
 static void close_all(struct bds_dev *d, int n)
@@ -198,9 +220,12 @@ static void close_all(struct bds_dev *d, int n)
 		bds_dev_close(&d[i]);
 }
 
-/* Write every member's label; on failure erase them again and refuse. */
+/*
+ * Write every member's label, if it still holds what it held when it was
+ * checked (@held); on failure erase them again and refuse.
+ */
 static void write_labels(const struct bds_label *v, char (*nodes)[PATH_MAX],
-			 struct bds_dev *d)
+			 struct bds_dev *d, const struct bds_label_id *held)
 {
 	char why[512];
 	int i;
@@ -218,21 +243,16 @@ static void write_labels(const struct bds_label *v, char (*nodes)[PATH_MAX],
 				       why);
 			}
 	for (i = 0; i < nmem; i++) {
-		struct bds_label l = *v;
+		struct bds_label l;
+		int rc;
 
-		l.member_index = (u32)i;
-		memcpy(l.member_uuid, v->uuid[i], BDS_UUID_LEN);
-		l.data_offset = v->member_offset[i];
-		l.data_sectors = bds_label_member_data(v, (u32)i);
-		l.member_sectors = tbl[i]->size;
-		l.backup_sector = bds_label_backup_sector(tbl[i]->size);
-		if (bds_labels_write(&d[i], &l)) {
-			int e = errno;
-
-			unlabel(d, i + 1);
+		member_label(v, i, &l);
+		rc = bds_labels_write(&d[i], &held[i], &l);
+		if (rc) {
+			unlabel(v, d, 0, i);
 			close_all(d, nmem);
-			refuse("%s: writing its label failed: %s; the labels written were erased again",
-			       nodes[i], strerror(e));
+			refuse("%s: writing its label failed: %s; the labels written before it were erased again (check %s with 'bdsadm examine')",
+			       nodes[i], bds_label_io_error(rc), nodes[i]);
 		}
 	}
 }
@@ -283,6 +303,7 @@ int bds_cmd_create(int argc, char **argv)
 	struct bds_dev *d;
 	struct plan_result r;
 	struct bds_dm_info info;
+	struct bds_label_id *held;
 	struct bds_label v;
 	char params[16384], dmuuid[BDS_DM_UUID_SZ];
 	const char *name;
@@ -305,7 +326,10 @@ int bds_cmd_create(int argc, char **argv)
 		refuse("a device-mapper device named '%s' already exists (dm UUID '%s'); pick another name, or stop that one first",
 		       name, info.uuid);
 	check_name_free(name);
-	check_signatures();
+	held = calloc((size_t)nmem, sizeof(*held));
+	if (!held)
+		refuse("out of memory");
+	check_signatures(held);
 	make_label(&v, name, &r);
 
 	nodes = calloc((size_t)nmem, sizeof(*nodes));
@@ -323,7 +347,7 @@ int bds_cmd_create(int argc, char **argv)
 		       sizeof(params));
 	bds_volume_dm_uuid(&v, dmuuid, sizeof(dmuuid));
 
-	write_labels(&v, nodes, d);
+	write_labels(&v, nodes, d, held);
 	/* device-mapper opens the members exclusively: let them go */
 	close_all(d, nmem);
 
@@ -341,7 +365,7 @@ int bds_cmd_create(int argc, char **argv)
 				fprintf(stderr, "%s: %s; erase its label with 'bdsadm wipe %s'\n",
 					bds_prog, why, nodes[i]);
 			else
-				unlabel(&d[i], 1);
+				unlabel(&v, d, i, i + 1);
 		close_all(d, nmem);
 		refuse("device-mapper refused 0 %llu bds-stripe %s: the kernel log (dmesg) names the reason; the labels were erased again",
 		       U(bds_volume_length(&v)), params);
@@ -349,5 +373,6 @@ int bds_cmd_create(int argc, char **argv)
 	print_created(&v, name, nodes);
 	free(nodes);
 	free(d);
+	free(held);
 	return BDS_EXIT_OK;
 }

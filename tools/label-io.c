@@ -189,6 +189,50 @@ const struct bds_label *bds_labels_best(const struct bds_dev_labels *dl)
 	return dl->pick == 0 || dl->pick == 1 ? &dl->copy[dl->pick] : NULL;
 }
 
+void bds_label_id_of(struct bds_label_id *id, const struct bds_label *l)
+{
+	memset(id, 0, sizeof(*id));
+	id->held = l ? BDS_HELD_LABEL : BDS_HELD_NONE;
+	if (!l)
+		return;
+	memcpy(id->volume_uuid, l->volume_uuid, BDS_UUID_LEN);
+	memcpy(id->member_uuid, l->member_uuid, BDS_UUID_LEN);
+	id->generation = l->generation;
+}
+
+void bds_label_id_held(struct bds_label_id *id, const struct bds_dev_labels *dl)
+{
+	bds_label_id_of(id, bds_labels_best(dl));
+	if (dl->pick == BDS_LABEL_PICK_CONFLICT)
+		id->held = BDS_HELD_CONFLICT;
+}
+
+/* Does the device still hold @was?  0, -ESTALE, or a read's -errno. */
+static int check_held(const struct bds_dev *d, const struct bds_label_id *was)
+{
+	struct bds_dev_labels *dl = malloc(sizeof(*dl));
+	struct bds_label_id now;
+	int rc;
+
+	if (!dl)
+		return -ENOMEM;
+	rc = bds_labels_read(d, dl);
+	if (!rc) {
+		bds_label_id_held(&now, dl);
+		if (memcmp(&now, was, sizeof(now)))
+			rc = -ESTALE;
+	}
+	free(dl);
+	return rc;
+}
+
+const char *bds_label_io_error(int rc)
+{
+	if (rc == -ESTALE)
+		return "it no longer holds the label it held when it was checked (another disk under that name, or changed since); nothing was written to it";
+	return strerror(-rc);
+}
+
 static int write_copy(const struct bds_dev *d, u8 *buf, struct bds_label *l,
 		      u64 sector)
 {
@@ -202,8 +246,11 @@ static int write_copy(const struct bds_dev *d, u8 *buf, struct bds_label *l,
 	return rc;
 }
 
-static int write_copies(const struct bds_dev *d, const struct bds_label *l,
-			bool backup)
+#define COPY_PRIMARY	1
+#define COPY_BACKUP	2
+
+static int write_copies(const struct bds_dev *d, const struct bds_label_id *was,
+			const struct bds_label *l, int which)
 {
 	struct bds_label *copy;
 	u8 *buf;
@@ -211,13 +258,18 @@ static int write_copies(const struct bds_dev *d, const struct bds_label *l,
 
 	if (d->lbs > 4096 || l->backup_sector + BDS_LABEL_SECTORS > d->sectors)
 		return -EINVAL;
+	rc = check_held(d, was);
+	if (rc)
+		return rc;
 	copy = malloc(sizeof(*copy));
 	buf = label_buf();
 	rc = -ENOMEM;
 	if (copy && buf) {
 		*copy = *l;
-		rc = write_copy(d, buf, copy, BDS_LABEL_PRIMARY);
-		if (!rc && backup)
+		rc = 0;
+		if (which & COPY_PRIMARY)
+			rc = write_copy(d, buf, copy, BDS_LABEL_PRIMARY);
+		if (!rc && (which & COPY_BACKUP))
 			rc = write_copy(d, buf, copy, copy->backup_sector);
 	}
 	free(copy);
@@ -225,14 +277,24 @@ static int write_copies(const struct bds_dev *d, const struct bds_label *l,
 	return rc;
 }
 
-int bds_labels_write(const struct bds_dev *d, const struct bds_label *l)
+int bds_labels_write(const struct bds_dev *d, const struct bds_label_id *was,
+		     const struct bds_label *l)
 {
-	return write_copies(d, l, true);
+	return write_copies(d, was, l, COPY_PRIMARY | COPY_BACKUP);
 }
 
-int bds_label_write_primary(const struct bds_dev *d, const struct bds_label *l)
+int bds_label_write_primary(const struct bds_dev *d,
+			    const struct bds_label_id *was,
+			    const struct bds_label *l)
 {
-	return write_copies(d, l, false);
+	return write_copies(d, was, l, COPY_PRIMARY);
+}
+
+int bds_label_write_backup(const struct bds_dev *d,
+			   const struct bds_label_id *was,
+			   const struct bds_label *l)
+{
+	return write_copies(d, was, l, COPY_BACKUP);
 }
 
 static int zero_at(const struct bds_dev *d, u8 *zero, u64 sector)
@@ -242,9 +304,10 @@ static int zero_at(const struct bds_dev *d, u8 *zero, u64 sector)
 	return io_at(d, zero, sector, true);
 }
 
-int bds_labels_wipe(const struct bds_dev *d)
+int bds_labels_wipe(const struct bds_dev *d, const struct bds_label_id *was)
 {
 	struct bds_dev_labels *dl = malloc(sizeof(*dl));
+	struct bds_label_id now;
 	u8 *zero = label_buf();
 	int rc = -ENOMEM;
 
@@ -253,6 +316,10 @@ int bds_labels_wipe(const struct bds_dev *d)
 	memset(zero, 0, BDS_LABEL_SIZE);
 	rc = bds_labels_read(d, dl);
 	if (rc)
+		goto out;
+	bds_label_id_held(&now, dl);
+	rc = -ESTALE;
+	if (memcmp(&now, was, sizeof(now)))
 		goto out;
 	rc = zero_at(d, zero, BDS_LABEL_PRIMARY);
 	if (!rc && d->sectors >= BDS_LABEL_MIN_MEMBER)

@@ -63,24 +63,67 @@ int bds_labels_read(const struct bds_dev *d, struct bds_dev_labels *out);
 const struct bds_label *bds_labels_best(const struct bds_dev_labels *dl);
 
 /*
- * Write label @l (its label_sector is set here) as the primary, sync,
- * then as the backup at l->backup_sector, sync.  Refuses devices whose
- * logical blocks are larger than 4 KiB (-EINVAL).  Returns 0 or -errno.
+ * What a device holds, for a write to check first: the volume, member
+ * and generation of the label copy that counts, no label, or two copies
+ * that conflict.  Every label write below re-reads both copies through
+ * the descriptor it writes with, and writes nothing unless the device
+ * still holds what the caller saw when it decided to write (the same
+ * disk under that name, in the same state): -ESTALE otherwise.
  */
-int bds_labels_write(const struct bds_dev *d, const struct bds_label *l);
+enum bds_label_held {
+	BDS_HELD_NONE,
+	BDS_HELD_LABEL,
+	BDS_HELD_CONFLICT,
+};
+
+struct bds_label_id {
+	enum bds_label_held held;
+	u8 volume_uuid[BDS_UUID_LEN];
+	u8 member_uuid[BDS_UUID_LEN];
+	u64 generation;
+};
+
+/* The identity of label @l; @l NULL: no label. */
+void bds_label_id_of(struct bds_label_id *id, const struct bds_label *l);
+/* What a device whose copies are @dl holds. */
+void bds_label_id_held(struct bds_label_id *id, const struct bds_dev_labels *dl);
+
+/*
+ * Write label @l (its label_sector is set here) as the primary, sync,
+ * then as the backup at l->backup_sector, sync, if the device holds
+ * @was.  Refuses devices whose logical blocks are larger than 4 KiB
+ * (-EINVAL).  Returns 0 or -errno (-ESTALE: see above).
+ */
+int bds_labels_write(const struct bds_dev *d, const struct bds_label_id *was,
+		     const struct bds_label *l);
 
 /*
  * Write label @l as the primary copy only, and sync: the first step of a
- * membership change on a member that stays, and what assemble does to
- * roll an interrupted change back (the backup then still holds the
- * other generation).  Returns 0 or -errno.
+ * membership change on each member, and what assemble does to roll an
+ * interrupted change back (the backup then still holds the other
+ * generation).  Returns as bds_labels_write().
  */
-int bds_label_write_primary(const struct bds_dev *d, const struct bds_label *l);
+int bds_label_write_primary(const struct bds_dev *d,
+			    const struct bds_label_id *was,
+			    const struct bds_label *l);
+
+/*
+ * Write label @l as the backup copy only, and sync: the commit point of
+ * a membership change is the backup copy of the disk that joins.
+ * Returns as bds_labels_write().
+ */
+int bds_label_write_backup(const struct bds_dev *d,
+			   const struct bds_label_id *was,
+			   const struct bds_label *l);
 
 /*
  * Erase both copies (zeroes), where they are now and where a valid
- * primary says the backup is.  Returns 0 or -errno.
+ * primary says the backup is, if the device holds @was.  Returns 0 or
+ * -errno (-ESTALE: see above).
  */
-int bds_labels_wipe(const struct bds_dev *d);
+int bds_labels_wipe(const struct bds_dev *d, const struct bds_label_id *was);
+
+/* The reason for a failed label write, for messages. */
+const char *bds_label_io_error(int rc);
 
 #endif /* BDS_LABEL_IO_H */

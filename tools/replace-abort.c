@@ -120,10 +120,14 @@ static int read_labels(struct abort_ctx *a)
 	return BDS_EXIT_OK;
 }
 
-/* Write @l to the device of found @f: both copies or the primary. */
+/*
+ * Write @l to the device of found @f: both copies or the primary, if it
+ * still holds the label it was found with.
+ */
 static int write_label(const struct bds_found *f, const struct bds_label *l,
 		       bool both)
 {
+	struct bds_label_id was;
 	struct bds_dev d;
 	char why[256];
 	int rc;
@@ -131,7 +135,9 @@ static int write_label(const struct bds_found *f, const struct bds_label *l,
 	rc = bds_dev_open_held(&d, f->dev, why, sizeof(why));
 	if (rc)
 		return rc;
-	rc = both ? bds_labels_write(&d, l) : bds_label_write_primary(&d, l);
+	bds_label_id_of(&was, &f->label);
+	rc = both ? bds_labels_write(&d, &was, l) :
+		    bds_label_write_primary(&d, &was, l);
 	bds_dev_close(&d);
 	return rc;
 }
@@ -152,9 +158,11 @@ static int roll_back(struct abort_ctx *a)
 	}
 	for (i = 0; i < a->r.nr_drop; i++) {
 		const struct bds_found *f = &a->s.found[a->r.drop[i]];
+		struct bds_label_id was;
 
+		bds_label_id_of(&was, &f->label);
 		if (bds_dev_open_held(&d, f->dev, why, sizeof(why)) ||
-		    bds_labels_wipe(&d))
+		    bds_labels_wipe(&d, &was))
 			bds_err("replace --abort %s: %s keeps the label of the abandoned change: erase it with 'bdsadm wipe %s'",
 				a->name, f->dev, f->dev);
 		bds_dev_close(&d);
@@ -196,9 +204,36 @@ static int reload(struct abort_ctx *a)
 	return BDS_EXIT_OK;
 }
 
-/* Past the commit point: the members' backups, and OLD leaves. */
+/*
+ * What OLD holds: the label it was found with (a label of the volume's
+ * previous generation), or, if the scan did not find it, that it is not
+ * to be touched.
+ */
+static bool old_label(const struct abort_ctx *a, struct bds_label_id *was)
+{
+	char mm[24];
+	size_t i;
+
+	for (i = 0; i < a->s.n; i++)
+		if (bds_majmin_of(a->s.found[i].dev, mm, sizeof(mm)) &&
+		    !strcmp(mm, a->old) &&
+		    !memcmp(a->s.found[i].label.volume_uuid,
+			    a->r.label->volume_uuid, BDS_UUID_LEN) &&
+		    a->s.found[i].label.generation < a->r.label->generation) {
+			bds_label_id_of(was, &a->s.found[i].label);
+			return true;
+		}
+	return false;
+}
+
+/*
+ * Past the commit point: the members' backups (NEW's too: its second
+ * copy is the commit point, and a replace killed just before it leaves
+ * it out), and OLD leaves.
+ */
 static void finish(struct abort_ctx *a, const char *old_node)
 {
+	struct bds_label_id was;
 	struct bds_dev d;
 	char why[256];
 	u32 i;
@@ -206,12 +241,17 @@ static void finish(struct abort_ctx *a, const char *old_node)
 	for (i = 0; i < a->r.nr_members; i++) {
 		const struct bds_found *f = &a->s.found[a->r.member[i]];
 
-		if (i != a->p && write_label(f, &f->label, true))
+		if (write_label(f, &f->label, true))
 			bds_err("replace --abort %s: the backup label of member %u could not be written; the primary counts",
 				a->name, i);
 	}
+	if (!old_label(a, &was)) {
+		bds_err("replace --abort %s: %s does not carry the volume's previous label; its labels were left as they are",
+			a->name, old_node);
+		return;
+	}
 	if (bds_dev_open(&d, old_node, true, why, sizeof(why)) ||
-	    bds_labels_wipe(&d))
+	    bds_labels_wipe(&d, &was))
 		bds_err("replace --abort %s: %s still carries its old label: erase it with 'bdsadm wipe %s' before using it elsewhere",
 			a->name, old_node, old_node);
 	bds_dev_close(&d);

@@ -115,9 +115,14 @@ static int check_new(struct rpl *x, const char *new)
 				  new, what);
 	if (bds_dev_open(&x->newd, new, true, why, sizeof(why)))
 		return rpl_refuse(x, "%s", why);
-	if (!bds_labels_read(&x->newd, &dl) && bds_labels_best(&dl) && !x->force)
+	rc = bds_labels_read(&x->newd, &dl);
+	if (rc)
+		return rpl_refuse(x, "%s: cannot read it: %s", new, strerror(-rc));
+	if (bds_labels_best(&dl) && !x->force)
 		return rpl_refuse(x, "%s holds a bds-stripe member label ('bdsadm examine %s'); erase it with 'bdsadm wipe' or give --force",
 				  new, new);
+	/* what NEW must still hold when its labels are written */
+	bds_label_id_held(&x->new_held, &dl);
 	if (x->newd.lbs > 4096 || (l->chunk_sectors * 512) % x->newd.lbs)
 		return rpl_refuse(x, "%s has %u-byte logical blocks: the stripe unit (%llu bytes) must be a multiple of them, and a label needs 4 KiB blocks or smaller",
 				  new, x->newd.lbs,
@@ -223,31 +228,69 @@ static struct bds_label member_label(struct rpl *x, u32 i)
 	return l;
 }
 
+/* What member @i's device holds: its label of the current generation. */
+static void current_id(const struct rpl *x, u32 i, struct bds_label_id *id)
+{
+	bds_label_id_of(id, &x->scan.found[x->r.member[i]].label);
+}
+
 /*
- * Write one member's label: @i == p is NEW (both copies), the others
- * their primary (@backup false) or both copies.
+ * Write one member's label at the next generation, @which copies of it
+ * (COPY_PRIMARY, COPY_BACKUP or both), if its device holds @was.  NEW
+ * (@i == p) is written through x->newd, and what it holds afterwards is
+ * kept in x->new_held.
  */
-static int write_member(struct rpl *x, u32 i, bool backup)
+#define COPY_PRIMARY	1
+#define COPY_BACKUP	2
+#define COPY_BOTH	(COPY_PRIMARY | COPY_BACKUP)
+
+static int write_copies(const struct bds_dev *d, const struct bds_label_id *was,
+			const struct bds_label *l, int which)
+{
+	if (which == COPY_BOTH)
+		return bds_labels_write(d, was, l);
+	return which == COPY_PRIMARY ? bds_label_write_primary(d, was, l) :
+				       bds_label_write_backup(d, was, l);
+}
+
+static int write_member(struct rpl *x, u32 i, const struct bds_label_id *was,
+			int which)
 {
 	struct bds_label l = member_label(x, i);
-	const char *dev = i == x->p ? x->new_node : x->scan.found[x->r.member[i]].dev;
+	const char *dev = x->scan.found[x->r.member[i]].dev;
 	struct bds_dev d;
 	char why[256];
 	int rc;
 
-	if (i == x->p)
-		return bds_labels_write(&x->newd, &l);
+	if (i == x->p) {
+		rc = write_copies(&x->newd, was, &l, which);
+		if (!rc)
+			bds_label_id_of(&x->new_held, &l);
+		return rc;
+	}
 	rc = bds_dev_open_held(&d, dev, why, sizeof(why));
 	if (rc)
 		return rc;
-	rc = backup ? bds_labels_write(&d, &l) : bds_label_write_primary(&d, &l);
+	rc = write_copies(&d, was, &l, which);
 	bds_dev_close(&d);
 	return rc;
 }
 
-/* Before the commit point: the members' labels back to the old ones. */
+/* The next generation's label of member @i, as written. */
+static void next_id(struct rpl *x, u32 i, struct bds_label_id *id)
+{
+	struct bds_label l = member_label(x, i);
+
+	bds_label_id_of(id, &l);
+}
+
+/*
+ * Before the commit point: the primaries of the members before @upto
+ * back to the current generation, NEW bare.
+ */
 static void labels_back(struct rpl *x, u32 upto)
 {
+	struct bds_label_id was;
 	u32 i;
 
 	for (i = 0; i < upto; i++) {
@@ -257,12 +300,14 @@ static void labels_back(struct rpl *x, u32 upto)
 
 		if (i == x->p || bds_dev_open_held(&d, f->dev, why, sizeof(why)))
 			continue;
-		if (bds_label_write_primary(&d, &f->label))
+		next_id(x, i, &was);
+		if (bds_label_write_primary(&d, &was, &f->label))
 			bds_err("replace %s: cannot restore the label of member %u (%s): run 'bdsadm assemble' after stopping the volume to roll it back",
 				x->name, i, f->dev);
 		bds_dev_close(&d);
 	}
-	if (bds_labels_wipe(&x->newd))
+	if (x->new_held.held != BDS_HELD_NONE &&
+	    bds_labels_wipe(&x->newd, &x->new_held))
 		bds_err("replace %s: cannot erase the label written on %s: erase it with 'bdsadm wipe %s'",
 			x->name, x->new_node, x->new_node);
 }
@@ -344,12 +389,15 @@ static bool start_mirror(struct rpl *x)
 }
 
 /*
- * NEW is in sync: the labels move on (NEW, then each member's primary:
- * the commit point), the volume is reloaded onto NEW, the mirror goes,
- * then the members' backups and OLD's labels.
+ * NEW is in sync: the labels move on (NEW's primary, each member's
+ * primary, then NEW's backup: the commit point), the volume is reloaded
+ * onto NEW, the mirror goes, then the members' backups and OLD's
+ * labels.  Every write first checks that its device still holds what
+ * it held when the replace began (label-io.h).
  */
 static int switch_to_new(struct rpl *x)
 {
+	struct bds_label_id was;
 	char tbl[16384], why[256];
 	u32 i;
 	int rc;
@@ -359,22 +407,33 @@ static int switch_to_new(struct rpl *x)
 		rpl_put_back(x);
 		return rpl_refuse(x, "%s; the volume stays on %s", why, x->old_node);
 	}
-	rc = write_member(x, x->p, true);
+	/* NEW bare first: its backup slot must not hold an old label */
+	rc = x->new_held.held == BDS_HELD_NONE ? 0 :
+	     bds_labels_wipe(&x->newd, &x->new_held);
+	if (!rc) {
+		bds_label_id_of(&x->new_held, NULL);
+		rc = write_member(x, x->p, &x->new_held, COPY_PRIMARY);
+	}
 	if (!rc)
 		rpl_crash_point("new-labelled");
 	for (i = 0; !rc && i < x->vol.nr_members; i++) {
 		if (i == x->p)
 			continue;
-		rc = write_member(x, i, false);
+		current_id(x, i, &was);
+		rc = write_member(x, i, &was, COPY_PRIMARY);
 		if (!rc)
 			rpl_crash_point("one-primary");
+	}
+	if (!rc) {
+		was = x->new_held;
+		rc = write_member(x, x->p, &was, COPY_BACKUP);
 	}
 	if (rc) {
 		labels_back(x, i);
 		bds_dev_close(&x->newd);
 		rpl_put_back(x);
 		return rpl_refuse(x, "writing the labels failed (%s); they were put back, the volume stays on %s",
-				  strerror(-rc), x->old_node);
+				  bds_label_io_error(rc), x->old_node);
 	}
 	/* committed: from here on the volume is NEW's */
 	rpl_crash_point("committed");
@@ -393,15 +452,20 @@ static int switch_to_new(struct rpl *x)
 	if (!bds_dm_remove(x->mirror))
 		bds_err("replace %s: cannot remove %s: remove it with dmsetup remove %s",
 			x->name, x->mirror, x->mirror);
-	for (i = 0; i < x->vol.nr_members; i++)
-		if (i != x->p && write_member(x, i, true))
+	for (i = 0; i < x->vol.nr_members; i++) {
+		if (i == x->p)
+			continue;
+		next_id(x, i, &was);
+		if (write_member(x, i, &was, COPY_BOTH))
 			bds_err("replace %s: the backup label of member %u could not be written; the primary counts (assemble is not affected)",
 				x->name, i);
+	}
 	{
 		struct bds_dev d;
 
+		current_id(x, x->p, &was);
 		if (bds_dev_open(&d, x->old_node, true, why, sizeof(why)) ||
-		    bds_labels_wipe(&d))
+		    bds_labels_wipe(&d, &was))
 			bds_err("replace %s: %s still carries its old label: erase it with 'bdsadm wipe %s' before using it elsewhere",
 				x->name, x->old_node, x->old_node);
 		bds_dev_close(&d);

@@ -119,6 +119,7 @@ static void look_at(struct bds_scan *s, const char *name)
 	s->found[s->n].copy = dl.pick;
 	s->found[s->n].label = *l;
 	other = &dl.copy[!dl.pick];
+	s->found[s->n].single = dl.err[!dl.pick] != BDS_LABEL_OK;
 	s->found[s->n].has_older = dl.err[!dl.pick] == BDS_LABEL_OK &&
 				   other->generation < l->generation;
 	if (s->found[s->n].has_older)

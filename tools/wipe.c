@@ -112,11 +112,14 @@ int bds_cmd_wipe(int argc, char **argv)
 		status = prepare(argv[i + 1], &d[i], &dl[i]);
 	for (i = 0; i < n && status == BDS_EXIT_OK; i++) {
 		const struct bds_label *l = bds_labels_best(&dl[i]);
-		int rc = bds_labels_wipe(&d[i]);
+		struct bds_label_id was;
+		int rc;
 
+		bds_label_id_held(&was, &dl[i]);
+		rc = bds_labels_wipe(&d[i], &was);
 		if (rc) {
 			bds_err("%s: erasing the labels failed: %s; it may still carry one (check with 'bdsadm examine')%s",
-				argv[i + 1], strerror(-rc),
+				argv[i + 1], bds_label_io_error(rc),
 				i ? "; the devices before it were wiped" : "");
 			status = BDS_EXIT_FAIL;
 			break;

@@ -27,6 +27,7 @@ int main(int argc, char **argv)
 	static struct bds_label l;
 	static u8 buf[BDS_LABEL_SIZE];
 	bool other = false;
+	struct bds_label_id blank;
 	struct bds_dev d;
 	char why[256];
 	int i, fd;
@@ -65,7 +66,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "mklabel: %s\n", why);
 		return 1;
 	}
-	if (bds_labels_write(&d, &l)) {
+	bds_label_id_of(&blank, NULL);	/* the file was made just now */
+	if (bds_labels_write(&d, &blank, &l)) {
 		fprintf(stderr, "mklabel: write failed\n");
 		return 1;
 	}

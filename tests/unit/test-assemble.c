@@ -98,6 +98,7 @@ static struct bds_found *add(struct scene *s, const struct bds_label *vol,
 	d->sectors = vol->member_sectors;
 	d->copy = 0;
 	d->has_older = false;
+	d->single = false;
 	d->label = *vol;
 	d->label.member_index = pos;
 	memcpy(d->label.member_uuid, vol->uuid[pos], BDS_UUID_LEN);
@@ -164,7 +165,9 @@ static bool says(const struct bds_asm_result *r, const char *a, const char *b)
 }
 
 static struct scene sc;
-static int bad[18];
+static int bad[20];
+/* replace_scene(): with every other member updated, is the commit done? */
+static bool committing = true;
 
 #define EXPECT(n, cond) do { if (!(cond)) bad[n]++; } while (0)
 
@@ -331,8 +334,11 @@ static void replace_scene(const struct bds_label *vol, const struct bds_label *n
 	sc.n = 0;
 	if (with_old)
 		add(&sc, vol, p);
-	if (with_new)
-		add(&sc, nv, p);
+	if (with_new) {
+		/* its second copy is the commit point */
+		d = add(&sc, nv, p);
+		d->single = k < vol->nr_members - 1 || !committing;
+	}
 	for (q = 0; q < vol->nr_members; q++) {
 		if (q == p)
 			continue;
@@ -372,7 +378,17 @@ static void replace_round(void)
 		k = (u32)(rnd() % others);
 		replace_scene(&vol, &nv, p, k, true, with_new);
 		restored = k;
-		/* nothing of the new generation on disk: nothing to roll back */
+		/*
+		 * without the new disk nothing proves the change cut short:
+		 * refused, unless no label of the new generation was written
+		 */
+		if (!with_new && k) {
+			EXPECT(10, bds_assemble(sc.f, sc.n, "data", NULL, &r) != BDS_ASM_OK &&
+			       !r.rollback && !r.nr_restore && !r.nr_drop &&
+			       says(&r, "is not here", "nothing is rolled back"));
+			with_new = true;
+			replace_scene(&vol, &nv, p, k, true, with_new);
+		}
 		EXPECT(10, bds_assemble(sc.f, sc.n, "data", NULL, &r) == BDS_ASM_OK &&
 		       r.rollback == (with_new || k) &&
 		       r.generation == vol.generation &&
@@ -392,6 +408,48 @@ static void replace_round(void)
 		       r.rollback && r.position == p &&
 		       !memcmp(r.member_uuid, vol.uuid[p], BDS_UUID_LEN) &&
 		       says(&r, "is missing", "the volume is the previous generation's"));
+	}
+
+	/*
+	 * every other member updated but one, whose disk is gone, and a
+	 * clone of it at the old generation: with the new disk's second
+	 * copy not yet written (not committed) rolled back onto the clone;
+	 * with it written (committed), refused, nothing written
+	 */
+	if (others) {
+		u32 q = (p + 1) % vol.nr_members;
+		size_t j;
+
+		committing = false;
+		replace_scene(&vol, &nv, p, others, true, true);
+		committing = true;
+		for (j = 0; j < sc.n; j++)
+			if (sc.f[j].label.member_index == q &&
+			    sc.f[j].label.generation == nv.generation)
+				break;
+		sc.f[j].label = sc.f[j].older;	/* the clone, in its place */
+		sc.f[j].has_older = false;
+		EXPECT(18, bds_assemble(sc.f, sc.n, "data", NULL, &r) == BDS_ASM_OK &&
+		       r.rollback && r.generation == vol.generation &&
+		       r.nr_restore == others - 1 && r.nr_drop == 1 &&
+		       order_is_right(&sc, &r, &vol));
+		for (j = 0; j < sc.n; j++)
+			sc.f[j].single = false;
+		EXPECT(18, bds_assemble(sc.f, sc.n, "data", NULL, &r) == BDS_ASM_STALE &&
+		       r.same_member && !r.rollback && !r.nr_restore && !r.nr_drop);
+	}
+
+	/*
+	 * labels of a replace by bdsadm before 1.6.0 (the new disk's two
+	 * copies first), cut before its commit point: not provably cut
+	 * short, so refused, and nothing is written
+	 */
+	if (others) {
+		replace_scene(&vol, &nv, p, (u32)(rnd() % others), true, true);
+		for (k = 0; k < sc.n; k++)
+			sc.f[k].single = false;
+		EXPECT(19, bds_assemble(sc.f, sc.n, "data", NULL, &r) == BDS_ASM_STALE &&
+		       !r.rollback && !r.nr_restore && !r.nr_drop);
 	}
 
 	/* at the commit point (every other member updated): the new one */
@@ -553,6 +611,8 @@ int main(void)
 		"weighted: a label with other weights: GEOMETRY (the member weights)",
 		"weighted: a label of another unit: GEOMETRY (the data length)",
 		"weighted: each device holds its own share, else SHRUNK",
+		"replace cut before its commit point, a member's clone for its disk: rolled back; after it: refused",
+		"replace by an older bdsadm cut before its commit point: refused, nothing written",
 	};
 	int rounds = 400, i;
 
@@ -562,7 +622,7 @@ int main(void)
 		replace_round();
 		weighted_round();
 	}
-	for (i = 0; i < 18; i++)
+	for (i = 0; i < 20; i++)
 		check(bad[i] == 0, "%s (%d of %d rounds wrong)", what[i], bad[i],
 		      rounds);
 	test_uuid_text();

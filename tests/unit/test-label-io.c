@@ -10,7 +10,11 @@
  *   - copies of two different volumes: a conflict, no label;
  *   - a member that grew: the backup is still found through the primary;
  *   - wipe leaves neither copy;
- *   - a file too small for two copies: no label, and writing refused.
+ *   - a file too small for two copies: no label, and writing refused;
+ *   - every write and wipe first checks that the device still holds
+ *     what the caller saw (volume, member, generation; no label; two
+ *     copies in conflict): otherwise -ESTALE and not a byte changed;
+ *     the backup copy can be written alone.
  * Output is TAP; the last line is "N passed, N failed".
  */
 #include "../../tools/label-io.h"
@@ -95,6 +99,95 @@ static bool primary_is_golden(void)
 	return ok;
 }
 
+/* What the device holds now (the writes below that test other things). */
+static const struct bds_label_id *now(void)
+{
+	static struct bds_dev_labels dl;
+	static struct bds_label_id id;
+
+	bds_labels_read(&dev, &dl);
+	bds_label_id_held(&id, &dl);
+	return &id;
+}
+
+/* The whole file's label areas, to see that a refused write changed nothing. */
+static bool areas(u8 *buf, u64 backup)
+{
+	int fd = open(path, O_RDONLY);
+	bool ok = fd >= 0 &&
+		  pread(fd, buf, BDS_LABEL_SIZE, 4096) == BDS_LABEL_SIZE &&
+		  pread(fd, buf + BDS_LABEL_SIZE, BDS_LABEL_SIZE,
+			(off_t)(backup << 9)) == BDS_LABEL_SIZE;
+
+	if (fd >= 0)
+		close(fd);
+	return ok;
+}
+
+/* Writes that find the device otherwise than expected write nothing. */
+static void test_checked_writes(struct bds_label *l)
+{
+	static u8 before[2 * BDS_LABEL_SIZE], after[2 * BDS_LABEL_SIZE];
+	static struct bds_dev_labels dl;
+	struct bds_label_id was, none;
+	struct bds_label other = *l;
+
+	bds_label_id_of(&none, NULL);
+	make_file(GOLDEN_MEMBER_SECTORS);
+	reopen(true);
+	check(bds_labels_write(&dev, &none, l) == 0,
+	      "checked: a blank device, expected blank: written");
+	check(bds_labels_write(&dev, &none, l) == -ESTALE,
+	      "checked: expected blank, holds a label: -ESTALE");
+	bds_label_id_of(&was, l);
+	was.generation++;
+	areas(before, l->backup_sector);
+	check(bds_labels_write(&dev, &was, l) == -ESTALE &&
+	      bds_label_write_primary(&dev, &was, l) == -ESTALE &&
+	      bds_label_write_backup(&dev, &was, l) == -ESTALE &&
+	      bds_labels_wipe(&dev, &was) == -ESTALE,
+	      "checked: another generation expected: -ESTALE for every write");
+	bds_label_id_of(&was, l);
+	was.member_uuid[0] ^= 1;
+	check(bds_labels_wipe(&dev, &was) == -ESTALE,
+	      "checked: another member expected: -ESTALE");
+	bds_label_id_of(&was, l);
+	was.volume_uuid[0] ^= 1;
+	check(bds_labels_wipe(&dev, &was) == -ESTALE,
+	      "checked: another volume expected: -ESTALE");
+	areas(after, l->backup_sector);
+	check(!memcmp(before, after, sizeof(before)),
+	      "checked: the refused writes changed not a byte");
+	check(strstr(bds_label_io_error(-ESTALE), "no longer holds") != NULL,
+	      "checked: -ESTALE is told as such");
+
+	/* the backup alone: the commit point of a membership change */
+	bds_label_id_of(&was, l);
+	other.generation = l->generation + 1;
+	check(bds_label_write_primary(&dev, &was, &other) == 0 &&
+	      bds_labels_read(&dev, &dl) == 0 && dl.pick == 0 &&
+	      dl.copy[1].generation == l->generation,
+	      "checked: the primary alone at the next generation");
+	bds_label_id_of(&was, &other);
+	check(bds_label_write_backup(&dev, &was, &other) == 0 &&
+	      bds_labels_read(&dev, &dl) == 0 &&
+	      dl.copy[0].generation == other.generation &&
+	      dl.copy[1].generation == other.generation &&
+	      dl.copy[1].label_sector == l->backup_sector,
+	      "checked: then the backup alone: both at the next generation");
+
+	/* two conflicting copies are what they are, not a label */
+	other = *l;
+	other.volume_uuid[3] ^= 0xff;
+	put_backup(&other);
+	bds_label_id_of(&was, l);
+	check(bds_labels_wipe(&dev, &was) == -ESTALE,
+	      "checked: conflicting copies, a label expected: -ESTALE");
+	check(bds_labels_wipe(&dev, now()) == 0 &&
+	      bds_labels_read(&dev, &dl) == 0 && dl.pick == -1,
+	      "checked: conflicting copies, as expected: wiped");
+}
+
 int main(int argc, char **argv)
 {
 	static struct bds_dev_labels dl;
@@ -116,7 +209,7 @@ int main(int argc, char **argv)
 	reopen(true);
 	check(dev.sectors == GOLDEN_MEMBER_SECTORS, "file of 2 GiB: %llu sectors",
 	      (unsigned long long)dev.sectors);
-	check(bds_labels_write(&dev, &l) == 0, "write the golden label");
+	check(bds_labels_write(&dev, now(), &l) == 0, "write the golden label");
 	check(primary_is_golden(), "the primary on disk is the golden vector");
 	check(bds_labels_read(&dev, &dl) == 0 && dl.err[0] == BDS_LABEL_OK &&
 	      dl.err[1] == BDS_LABEL_OK && dl.pick == 0 &&
@@ -134,13 +227,13 @@ int main(int argc, char **argv)
 	      !bds_labels_best(&dl), "both corrupt: no label");
 
 	/* generations */
-	check(bds_labels_write(&dev, &l) == 0, "write generation 1 again");
+	check(bds_labels_write(&dev, now(), &l) == 0, "write generation 1 again");
 	l.generation = 2;
 	check(put_backup(&l), "backup rewritten at generation 2 only");
 	check(bds_labels_read(&dev, &dl) == 0 && dl.pick == 1 &&
 	      bds_labels_best(&dl)->generation == 2,
 	      "the backup is newer: it counts");
-	check(bds_labels_write(&dev, &l) == 0 && bds_labels_read(&dev, &dl) == 0 &&
+	check(bds_labels_write(&dev, now(), &l) == 0 && bds_labels_read(&dev, &dl) == 0 &&
 	      dl.pick == 0 && bds_labels_best(&dl)->generation == 2,
 	      "both at generation 2: the primary");
 
@@ -154,7 +247,7 @@ int main(int argc, char **argv)
 	      "copies of two volumes: a conflict, no label");
 
 	/* the member grew: the backup is found through the primary */
-	check(bds_labels_write(&dev, &l) == 0, "write again");
+	check(bds_labels_write(&dev, now(), &l) == 0, "write again");
 	bds_dev_close(&dev);
 	if (truncate(path, (off_t)((GOLDEN_MEMBER_SECTORS + 65536) << 9))) {
 		perror(path);
@@ -166,7 +259,7 @@ int main(int argc, char **argv)
 	      "after growing by 32 MiB: the backup read where the primary says");
 
 	/* wipe */
-	check(bds_labels_wipe(&dev) == 0, "wipe");
+	check(bds_labels_wipe(&dev, now()) == 0, "wipe");
 	check(bds_labels_read(&dev, &dl) == 0 && dl.err[0] == BDS_LABEL_ERR_MAGIC &&
 	      dl.err[1] == BDS_LABEL_ERR_MAGIC && dl.pick == -1,
 	      "after wipe: neither copy");
@@ -178,8 +271,11 @@ int main(int argc, char **argv)
 	l.backup_sector = bds_label_backup_sector(GOLDEN_MEMBER_SECTORS);
 	check(bds_labels_read(&dev, &dl) == 0 && dl.pick == -1,
 	      "a file of %u sectors: no label", (unsigned int)dev.sectors);
-	check(bds_labels_write(&dev, &l) == -EINVAL,
+	check(bds_labels_write(&dev, now(), &l) == -EINVAL,
 	      "writing a label past its end is refused");
+
+	golden_label(&l);
+	test_checked_writes(&l);
 
 	bds_dev_close(&dev);
 	check(bds_dev_open(&dev, "/dev/null", false, why, sizeof(why)) == -ENOTBLK &&
