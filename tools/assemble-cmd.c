@@ -2,8 +2,21 @@
 /*
  * bdsadm assemble NAME | --uuid UUID | --scan: find the members by
  * their labels (scan.c), decide (assemble.c: never a partial or
- * inconsistent set), build the table from the labels (volume.c) and
- * create the device (dm.c).
+ * inconsistent set, never one set for another), check that this host
+ * may assemble it and under which name (its owner, config.h), build the
+ * table from the labels (volume.c) and create the device (dm.c).
+ *
+ * --generation G   assemble generation G of the volume, as the labels
+ *                  that count give it: what the admin chooses when two
+ *                  sets of one volume are refused
+ * --foreign        assemble a volume another host owns, this once
+ * --dm-name NAME   create it as /dev/mapper/NAME
+ * --auto           what automatic assembly does (the boot unit, udev):
+ *                  nothing when it is turned off; a foreign volume only
+ *                  when the configuration lists it, and then as
+ *                  bds-NAME, never under its bare name
+ * --no-rollback    refuse, rather than roll back, a membership change
+ *                  cut short (udev's path never writes to a disk)
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -16,6 +29,7 @@
 
 #include "assemble.h"
 #include "bdsadm.h"
+#include "config.h"
 #include "dm.h"
 #include "fmt.h"
 #include "label-io.h"
@@ -24,36 +38,74 @@
 #include "scan.h"
 #include "volume.h"
 
-#define ASM_USAGE "assemble NAME | --uuid UUID | --scan"
+#define ASM_USAGE "assemble NAME | --uuid UUID | --scan [--generation G] [--foreign] [--dm-name NAME] [--auto] [--no-rollback]"
 
-/* Tell what assembly used that is not the normal case. */
-static void tell_oddities(const struct bds_scan *s,
+/* Seconds an assemble waits for another holder of the assembly lock. */
+#define ASM_LOCK_WAIT_MS	60000
+
+/* One 'bdsadm assemble': what was asked, and what is known. */
+struct asm_ctx {
+	struct bds_conf conf;
+	struct bds_scan s;
+	const char *name;		/* NAME, or NULL */
+	const char *dm_name;		/* --dm-name, or NULL */
+	u8 uuid[BDS_UUID_LEN];
+	bool have_uuid, scan, foreign, auto_mode, no_rollback;
+	u64 generation;			/* --generation, or 0 */
+};
+
+/* Outcomes of one volume. */
+enum asm_outcome {
+	ASM_DONE,			/* assembled, or active already */
+	ASM_LEFT,			/* left alone on purpose (foreign) */
+	ASM_FAILED,			/* refused or failed: said why */
+};
+
+/* Tell what assembly used, or left out, that is not the normal case. */
+static void tell_oddities(const struct asm_ctx *c,
 			  const struct bds_asm_result *r)
 {
 	u32 i;
 
 	for (i = 0; i < r->nr_members; i++) {
-		const struct bds_found *f = &s->found[r->member[i]];
+		const struct bds_found *f = &c->s.found[r->member[i]];
 
-		if (f->copy == 1)
+		if (f->copy == 1 && !r->rollback)
 			bds_err("volume %s: member %u (%s): its primary label copy is damaged, its backup copy (sector %llu) was used; check the disk ('bdsadm examine %s', smartctl)",
 				r->name, i, f->dev,
 				(unsigned long long)f->label.label_sector,
 				f->dev);
 	}
-	if (r->nr_ignored && !r->rollback)
-		bds_err("volume %s: %u device(s) with an older generation of its labels left out (former members: see 'bdsadm list')",
-			r->name, r->nr_ignored);
+	for (i = 0; i < r->nr_ignored && i < BDS_ASM_LIST_MAX; i++) {
+		const struct bds_found *f = &c->s.found[r->ignored[i]];
+		const struct bds_label *l = &f->label;
+
+		bds_err("volume %s: %s left out, not written to: it carries member %u at generation %llu, not the volume's %llu (%s); erase its label with 'bdsadm wipe %s' once you no longer need it",
+			r->name, f->dev, l->member_index,
+			(unsigned long long)l->generation,
+			(unsigned long long)r->generation,
+			l->generation < r->generation &&
+			l->member_index < r->nr_members &&
+			!memcmp(l->member_uuid, r->label->uuid[l->member_index],
+				BDS_UUID_LEN) ?
+			"a stale copy of that member: a restored clone or an old image" :
+			"a disk that left the volume, or a copy of one", f->dev);
+	}
+	if (r->nr_ignored > BDS_ASM_LIST_MAX)
+		bds_err("volume %s: and %u more devices left out",
+			r->name, r->nr_ignored - BDS_ASM_LIST_MAX);
 }
 
 /*
  * An interrupted membership change is rolled back before the table is
  * loaded (assemble.h): the members that stay get their older copy back
- * as the primary, the disk that was to join loses its labels.  Returns
- * false (and says why) if a device cannot be written: nothing is then
- * assembled, and running assemble again redoes what is left.
+ * as the primary, the disk that was to join loses its labels.  Each
+ * device is opened exclusively and written only if it still holds the
+ * label it was decided on (label-io.h).  Returns false (and says why)
+ * if a device cannot be written: nothing is then assembled, and running
+ * assemble again redoes what is left.
  */
-static bool roll_back(const struct bds_scan *s, const struct bds_asm_result *r)
+static bool roll_back(const struct asm_ctx *c, const struct bds_asm_result *r)
 {
 	char why[256];
 	struct bds_dev d;
@@ -65,11 +117,10 @@ static bool roll_back(const struct bds_scan *s, const struct bds_asm_result *r)
 		(unsigned long long)r->generation);
 	for (i = 0; i < r->nr_restore + r->nr_drop; i++) {
 		bool restore = i < r->nr_restore;
-		const struct bds_found *f = &s->found[restore ? r->restore[i] :
-						      r->drop[i - r->nr_restore]];
+		const struct bds_found *f = &c->s.found[restore ? r->restore[i] :
+							r->drop[i - r->nr_restore]];
 		struct bds_label_id was;
 
-		/* exclusively, and only if it still holds what was decided on */
 		if (bds_dev_open(&d, f->dev, true, why, sizeof(why))) {
 			bds_err("volume %s: %s; nothing was assembled", r->name, why);
 			return false;
@@ -96,146 +147,295 @@ static bool roll_back(const struct bds_scan *s, const struct bds_asm_result *r)
 	return true;
 }
 
-/* Create the volume @r decided on.  Returns an exit status. */
-static int assemble_one(const struct bds_scan *s,
-			const struct bds_asm_result *r)
+/*
+ * May this host assemble the volume @r, and under which dm name (into
+ * @dm)?  Its owner (config.h), the name asked for, the crypttab.
+ */
+static enum asm_outcome admit(const struct asm_ctx *c,
+			      const struct bds_asm_result *r, char *dm,
+			      size_t dmsz)
+{
+	const char *other, *id = c->conf.system_id;
+	enum bds_asm_owner own = bds_asm_owner(c->s.found, r, id, &other);
+	bool foreign = own == BDS_OWNER_FOREIGN || own == BDS_OWNER_MIXED;
+	bool listed = c->auto_mode &&
+		      bds_conf_lists(&c->conf, r->name, r->volume_uuid);
+	char vu[37];
+
+	bds_uuid_format(r->volume_uuid, vu);
+	if (foreign && !c->foreign && !listed) {
+		if (own == BDS_OWNER_MIXED)
+			bds_err("volume %s (%s): its members name different owners (%s among them): an import cut short? Not assembled; take it over with 'bdsadm import %s' (again), or assemble it once with --foreign",
+				r->name, vu, other, r->name);
+		else
+			bds_err("volume %s (%s) is owned by the host whose system ID is %s, not by this one (%s): not assembled; assemble it once with 'bdsadm assemble --foreign %s', or take it over with 'bdsadm import %s'",
+				r->name, vu, other, id[0] ? id : "none",
+				r->name, r->name);
+		return ASM_LEFT;
+	}
+	if (c->dm_name)
+		snprintf(dm, dmsz, "%s", c->dm_name);
+	else if (foreign && listed)
+		snprintf(dm, dmsz, "bds-%s", r->name);
+	else
+		snprintf(dm, dmsz, "%s", r->name);
+	if (strlen(dm) > DM_NAME_MAX) {
+		bds_err("volume %s (%s): the device-mapper name %s is longer than %d characters; assemble it with --dm-name",
+			r->name, vu, dm, DM_NAME_MAX);
+		return ASM_FAILED;
+	}
+	if (bds_conf_crypttab_has(&c->conf, dm)) {
+		bds_err("volume %s (%s): %s is the name of a dm-crypt mapping in %s; not creating /dev/mapper/%s, which is that mapping's: assemble it under another name with --dm-name",
+			r->name, vu, dm, c->conf.paths->crypttab, dm);
+		return ASM_FAILED;
+	}
+	return ASM_DONE;
+}
+
+/* Create the volume @r decided on, as @dm. */
+static enum asm_outcome assemble_one(const struct asm_ctx *c,
+				     const struct bds_asm_result *r,
+				     const char *dm)
 {
 	static char devs[BDS_MAX_MEMBERS][16];
 	const char *devp[BDS_MAX_MEMBERS];
 	const struct bds_label *l = r->label;
-	char dmuuid[BDS_DM_UUID_SZ], active[BDS_DM_NAME_SZ], params[16384];
+	char dmuuid[BDS_DM_UUID_SZ], params[16384];
 	struct bds_dm_info info;
 	u32 i;
 
 	bds_volume_dm_uuid(l, dmuuid, sizeof(dmuuid));
-	if (bds_dm_name_of_uuid(dmuuid, active, sizeof(active))) {
-		bds_err("volume %s is already active as /dev/mapper/%s",
-			l->name, active);
-		return BDS_EXIT_OK;
-	}
-	if (!bds_dm_info(l->name, &info)) {
+	if (!bds_dm_info(dm, &info)) {
 		bds_err("cannot talk to device-mapper (is dm_mod loaded? are you root?)");
-		return BDS_EXIT_FAIL;
+		return ASM_FAILED;
 	}
 	if (info.exists) {
-		bds_err("volume %s: another device-mapper device is called %s (dm UUID '%s'); not assembling: rename or remove it first",
-			l->name, l->name, info.uuid);
-		return BDS_EXIT_FAIL;
+		bds_err("volume %s: another device-mapper device is called %s (dm UUID '%s'); not assembling: remove it first, or assemble this volume under another name with --dm-name",
+			l->name, dm, info.uuid);
+		return ASM_FAILED;
 	}
 	for (i = 0; i < r->nr_members; i++) {
-		const struct bds_found *f = &s->found[r->member[i]];
+		const struct bds_found *f = &c->s.found[r->member[i]];
 
 		if (!bds_majmin_of(f->dev, devs[i], sizeof(devs[i]))) {
 			bds_err("volume %s: member %u: %s is gone; nothing was assembled",
 				l->name, i, f->dev);
-			return BDS_EXIT_FAIL;
+			return ASM_FAILED;
 		}
 		devp[i] = devs[i];
 	}
 	if (!bds_volume_params(l, devp, params, sizeof(params))) {
 		bds_err("volume %s: the table does not fit %zu bytes", l->name,
 			sizeof(params));
-		return BDS_EXIT_FAIL;
+		return ASM_FAILED;
 	}
-	tell_oddities(s, r);
-	if (r->rollback && !roll_back(s, r))
-		return BDS_EXIT_FAIL;
+	tell_oddities(c, r);
+	if (r->rollback && !roll_back(c, r))
+		return ASM_FAILED;
 	/* read-ahead: at least two stripe widths (cycles), as create sets it */
-	if (!bds_dm_create(l->name, dmuuid, bds_volume_length(l), params,
+	if (!bds_dm_create(dm, dmuuid, bds_volume_length(l), params,
 			   (u32)(2 * l->chunk_sectors * bds_label_slots(l)), true)) {
 		bds_err("volume %s: device-mapper refused 0 %llu bds-stripe %s: the kernel log (dmesg) names the reason; nothing was assembled",
 			l->name, (unsigned long long)bds_volume_length(l),
 			params);
-		return BDS_EXIT_FAIL;
+		return ASM_FAILED;
 	}
 	printf("bdsadm: assembled /dev/mapper/%s from %u members (generation %llu)\n",
-	       l->name, r->nr_members, (unsigned long long)r->generation);
+	       dm, r->nr_members, (unsigned long long)r->generation);
 	fflush(stdout);
-	return BDS_EXIT_OK;
+	return ASM_DONE;
 }
 
-static int decide_and_assemble(const struct bds_scan *s, const char *name,
-			       const u8 *uuid)
+/* The checks before the table: each says why it refuses. */
+static enum asm_outcome check_decision(const struct asm_ctx *c,
+				       const struct bds_asm_result *r)
+{
+	const struct bds_found *clash;
+	char vu[37], ou[37];
+
+	bds_uuid_format(r->volume_uuid, vu);
+	clash = c->scan ? bds_name_clash(c->s.found, c->s.n, r->name,
+					 r->volume_uuid) : NULL;
+	if (clash) {
+		bds_uuid_format(clash->label.volume_uuid, ou);
+		bds_err("volume %s (%s): volume %s (on %s) carries the same name; a scan assembles neither by that name: assemble one with 'bdsadm assemble --uuid UUID'",
+			r->name, vu, ou, clash->dev);
+		return ASM_FAILED;
+	}
+	if (r->rollback && c->no_rollback) {
+		bds_err("volume %s (%s): a membership change to generation %llu was cut short before its commit point; not rolled back here (automatic assembly writes to no disk): 'bdsadm assemble %s' rolls it back",
+			r->name, vu, (unsigned long long)r->abandoned, r->name);
+		return ASM_FAILED;
+	}
+	if (c->generation && c->generation < r->newest)
+		bds_err("volume %s (%s): assembling generation %llu as asked; devices carry a newer generation %llu, whose labels are left as they are",
+			r->name, vu, (unsigned long long)c->generation,
+			(unsigned long long)r->newest);
+	return ASM_DONE;
+}
+
+static enum asm_outcome decide_and_assemble(const struct asm_ctx *c,
+					    const char *name, const u8 *uuid)
 {
 	struct bds_asm_result r;
-	char msg[1024];
+	char msg[4096], dmuuid[BDS_DM_UUID_SZ], active[BDS_DM_NAME_SZ];
+	char dm[BDS_DM_NAME_SZ + 8];
+	enum asm_outcome o;
 
-	if (bds_assemble(s->found, s->n, name, uuid, &r) != BDS_ASM_OK) {
+	if (bds_assemble_at(c->s.found, c->s.n, name, uuid, c->generation,
+			    &r) != BDS_ASM_OK) {
 		bds_asm_message(&r, msg, sizeof(msg));
 		bds_err("%s", msg);
-		return BDS_EXIT_FAIL;
+		return ASM_FAILED;
 	}
-	return assemble_one(s, &r);
+	bds_volume_dm_uuid(r.label, dmuuid, sizeof(dmuuid));
+	if (bds_dm_name_of_uuid(dmuuid, active, sizeof(active))) {
+		bds_err("volume %s is already active as /dev/mapper/%s",
+			r.name, active);
+		return ASM_DONE;
+	}
+	o = check_decision(c, &r);
+	if (o == ASM_DONE)
+		o = admit(c, &r, dm, sizeof(dm));
+	return o == ASM_DONE ? assemble_one(c, &r, dm) : o;
 }
 
-int bds_cmd_assemble(int argc, char **argv)
+/* --scan: every volume found, each by its UUID. */
+static int assemble_all(const struct asm_ctx *c)
+{
+	u8 (*uuids)[BDS_UUID_LEN];
+	size_t nv, i;
+	int rc = BDS_EXIT_OK;
+
+	nv = bds_volumes(c->s.found, c->s.n, NULL, 0);
+	if (!nv) {
+		bds_err("no device carries a bds-stripe label: nothing to assemble");
+		return BDS_EXIT_OK;
+	}
+	uuids = calloc(nv, sizeof(*uuids));
+	if (!uuids) {
+		bds_err("out of memory");
+		return BDS_EXIT_FAIL;
+	}
+	bds_volumes(c->s.found, c->s.n, uuids, nv);
+	for (i = 0; i < nv; i++)
+		if (decide_and_assemble(c, NULL, uuids[i]) == ASM_FAILED)
+			rc = BDS_EXIT_FAIL;
+	free(uuids);
+	return rc;
+}
+
+static int parse(struct asm_ctx *c, int argc, char **argv)
 {
 	static const struct option lo[] = {
 		{ "scan", no_argument, NULL, 's' },
 		{ "uuid", required_argument, NULL, 'u' },
+		{ "generation", required_argument, NULL, 'g' },
+		{ "foreign", no_argument, NULL, 'f' },
+		{ "dm-name", required_argument, NULL, 'n' },
+		{ "auto", no_argument, NULL, 'a' },
+		{ "no-rollback", no_argument, NULL, 'R' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	u8 uuid[BDS_UUID_LEN], (*uuids)[BDS_UUID_LEN];
-	bool scan = false, have_uuid = false;
-	struct bds_scan s;
-	const char *name = NULL;
-	size_t nv, i;
-	int c, rc = BDS_EXIT_OK;
+	char *end;
+	int o;
 
-	while ((c = getopt_long(argc, argv, "su:h", lo, NULL)) != -1) {
-		switch (c) {
+	optind = 1;
+	while ((o = getopt_long(argc, argv, "su:g:fn:h", lo, NULL)) != -1) {
+		switch (o) {
 		case 's':
-			scan = true;
+			c->scan = true;
 			break;
 		case 'u':
-			if (!bds_uuid_parse(optarg, uuid)) {
+			if (!bds_uuid_parse(optarg, c->uuid)) {
 				bds_err("--uuid %s: not a UUID (8-4-4-4-12 hex digits)",
 					optarg);
 				return BDS_EXIT_USAGE;
 			}
-			have_uuid = true;
+			c->have_uuid = true;
+			break;
+		case 'g':
+			errno = 0;
+			c->generation = strtoull(optarg, &end, 10);
+			if (errno || *end || !c->generation || optarg[0] == '-') {
+				bds_err("--generation %s: a generation is a number from 1 ('bdsadm examine' shows them)",
+					optarg);
+				return BDS_EXIT_USAGE;
+			}
+			break;
+		case 'f':
+			c->foreign = true;
+			break;
+		case 'n':
+			c->dm_name = bds_vol_name_arg(optarg);
+			if (!c->dm_name)
+				return BDS_EXIT_USAGE;
+			break;
+		case 'a':
+			c->auto_mode = true;
+			break;
+		case 'R':
+			c->no_rollback = true;
 			break;
 		case 'h':
 			printf("usage: bdsadm " ASM_USAGE "\n");
-			return BDS_EXIT_OK;
+			return -1;
 		default:
 			return bds_usage(ASM_USAGE);
 		}
 	}
 	if (optind < argc)
-		name = argv[optind++];
-	if (optind < argc || scan + have_uuid + !!name != 1)
+		c->name = argv[optind++];
+	if (optind < argc || c->scan + c->have_uuid + !!c->name != 1)
 		return bds_usage(ASM_USAGE);
-	c = bds_run_lock();
-	if (c)
-		bds_err("cannot take the assembly lock " BDS_RUN_DIR "/lock (%s); going on without it",
-			strerror(-c));
+	if (c->scan && (c->generation || c->dm_name || c->foreign)) {
+		bds_err("--generation, --dm-name and --foreign are for one volume, not with --scan");
+		return BDS_EXIT_USAGE;
+	}
+	return BDS_EXIT_OK;
+}
 
-	if (bds_scan("/sys", &s)) {
+int bds_cmd_assemble(int argc, char **argv)
+{
+	static struct asm_ctx c;
+	const char *off;
+	char err[1024];
+	int rc;
+
+	memset(&c, 0, sizeof(c));
+	rc = parse(&c, argc, argv);
+	if (rc)
+		return rc < 0 ? BDS_EXIT_OK : rc;
+	if (bds_conf_read(&c.conf, &bds_conf_default, err, sizeof(err))) {
+		bds_err("%s; nothing was assembled: correct the configuration (bds-stripe.conf(5))",
+			err);
+		return BDS_EXIT_FAIL;
+	}
+	if (c.auto_mode && !bds_conf_auto(&c.conf, &off)) {
+		printf("bdsadm: automatic assembly is off (%s): nothing assembled\n",
+		       off);
+		return BDS_EXIT_OK;
+	}
+	rc = bds_run_lock(ASM_LOCK_WAIT_MS);
+	if (rc == -ETIMEDOUT) {
+		bds_err("another bdsadm has held the assembly lock " BDS_RUN_DIR "/lock for %d s; nothing was assembled",
+			ASM_LOCK_WAIT_MS / 1000);
+		return BDS_EXIT_FAIL;
+	}
+	if (rc)
+		bds_err("cannot take the assembly lock " BDS_RUN_DIR "/lock (%s); going on without it",
+			strerror(-rc));
+	if (bds_scan("/sys", &c.s)) {
 		bds_err("cannot list the block devices under /sys/class/block");
 		return BDS_EXIT_FAIL;
 	}
-	if (!scan) {
-		rc = decide_and_assemble(&s, have_uuid ? NULL : name,
-					 have_uuid ? uuid : NULL);
-		bds_scan_free(&s);
-		return rc;
-	}
-	nv = bds_volumes(s.found, s.n, NULL, 0);
-	uuids = calloc(nv ? nv : 1, sizeof(*uuids));
-	if (!uuids) {
-		bds_scan_free(&s);
-		bds_err("out of memory");
-		return BDS_EXIT_FAIL;
-	}
-	bds_volumes(s.found, s.n, uuids, nv);
-	if (!nv)
-		bds_err("no device carries a bds-stripe label: nothing to assemble");
-	for (i = 0; i < nv; i++)
-		if (decide_and_assemble(&s, NULL, uuids[i]) != BDS_EXIT_OK)
-			rc = BDS_EXIT_FAIL;
-	free(uuids);
-	bds_scan_free(&s);
+	if (c.scan)
+		rc = assemble_all(&c);
+	else
+		rc = decide_and_assemble(&c, c.have_uuid ? NULL : c.name,
+					 c.have_uuid ? c.uuid : NULL) == ASM_DONE ?
+		     BDS_EXIT_OK : BDS_EXIT_FAIL;
+	bds_scan_free(&c.s);
 	return rc;
 }

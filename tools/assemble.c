@@ -705,6 +705,32 @@ const struct bds_label *bds_asm_member_label(const struct bds_found *found,
 	return &f->label;
 }
 
+enum bds_asm_owner bds_asm_owner(const struct bds_found *found,
+				 const struct bds_asm_result *r,
+				 const char *system_id, const char **other)
+{
+	bool here = false, mixed = false;
+	u32 p;
+
+	*other = NULL;
+	for (p = 0; p < r->nr_members; p++) {
+		const char *o = bds_asm_member_label(found, r, p)->owner;
+
+		if (!o[0])
+			continue;
+		if (!strcmp(o, system_id)) {
+			here = true;
+			continue;
+		}
+		if (*other && strcmp(*other, o))
+			mixed = true;
+		*other = o;
+	}
+	if (*other)
+		return here || mixed ? BDS_OWNER_MIXED : BDS_OWNER_FOREIGN;
+	return here ? BDS_OWNER_HERE : BDS_OWNER_NONE;
+}
+
 /* Up to six of the devices @dev, then how many more: "/dev/a, /dev/b". */
 static void dev_list(const char *const *dev, u32 n, char *buf, size_t sz)
 {

@@ -230,6 +230,28 @@ const struct bds_found *bds_name_clash(const struct bds_found *found, size_t n,
 size_t bds_volumes(const struct bds_found *found, size_t n,
 		   u8 (*uuids)[BDS_UUID_LEN], size_t max);
 
+/*
+ * Whose is the volume decided on (@r OK), by its members' labels, to a
+ * host whose system ID is @system_id ("" for none)?
+ *   HERE     every member names this host, or no host (a label without
+ *            owner belongs to every host);
+ *   NONE     no member names a host;
+ *   FOREIGN  another host: *@other names it;
+ *   MIXED    the members name different hosts (an import cut short):
+ *            *@other names one that is not this one.
+ * HERE and NONE are this host's to assemble on its own.
+ */
+enum bds_asm_owner {
+	BDS_OWNER_HERE,
+	BDS_OWNER_NONE,
+	BDS_OWNER_FOREIGN,
+	BDS_OWNER_MIXED,
+};
+
+enum bds_asm_owner bds_asm_owner(const struct bds_found *found,
+				 const struct bds_asm_result *r,
+				 const char *system_id, const char **other);
+
 /* A refusal as one line for the admin, with what to do next. */
 void bds_asm_message(const struct bds_asm_result *r, char *buf, size_t sz);
 

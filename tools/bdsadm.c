@@ -50,11 +50,12 @@ static const struct {
 	const char *synopsis;
 } verbs[] = {
 	{ "create", bds_cmd_create, "create NAME [OPTIONS] DEVICE..." },
-	{ "assemble", bds_cmd_assemble, "assemble NAME | --uuid UUID | --scan" },
+	{ "assemble", bds_cmd_assemble, "assemble NAME | --uuid UUID | --scan [--generation G] [--foreign] [--dm-name NAME] [--auto] [--no-rollback]" },
 	{ "stop", bds_cmd_stop, "stop NAME..." },
 	{ "list", bds_cmd_list, "list [--json]" },
 	{ "detail", bds_cmd_detail, "detail [--json] [--interval SECONDS] NAME" },
-	{ "incremental", bds_cmd_incremental, "incremental DEVICE" },
+	{ "incremental", bds_cmd_incremental, "incremental [--remove] DEVICE" },
+	{ "import", bds_cmd_import, "import NAME | --uuid UUID [--force]" },
 	{ "replace", bds_cmd_replace, "replace [--force] [--ignore-read-errors] NAME OLD NEW | replace --abort NAME" },
 	{ "plan", bds_cmd_plan, "plan [OPTIONS] DEVICE..." },
 	{ "examine", bds_cmd_examine, "examine [--export | --json] DEVICE..." },

@@ -21,6 +21,7 @@
 
 #include "assemble.h"
 #include "bdsadm.h"
+#include "config.h"
 #include "dm.h"
 #include "fmt.h"
 #include "label-io.h"
@@ -126,7 +127,7 @@ static void check_signatures(struct bds_label_id *held)
  * room for between its data offset and its backup copy.
  */
 static void make_label(struct bds_label *v, const char *name,
-		       const struct plan_result *r)
+		       const struct plan_result *r, const char *owner)
 {
 	u64 chunk = r->chunk_b / SECTOR, cycles = UINT64_MAX;
 	int i, g, tight = 0;
@@ -140,6 +141,8 @@ static void make_label(struct bds_label *v, const char *name,
 	v->layout = opt.mode;
 	v->chunk_sectors = chunk;
 	snprintf(v->name, sizeof(v->name), "%s", name);
+	snprintf(v->owner, sizeof(v->owner), "%s", owner);
+	v->compat = owner[0] ? BDS_LABEL_COMPAT_OWNER : 0;
 	for (g = 0; g < ngroups; g++) {
 		v->group_size[g] = group_sizes[g];
 		for (i = 0; i < nmem; i++)
@@ -266,6 +269,8 @@ static void print_created(const struct bds_label *v, const char *name,
 	bds_uuid_format(v->volume_uuid, uuid);
 	printf("Created /dev/mapper/%s\n", name);
 	printf("  volume:      %s\n  UUID:        %s\n", name, uuid);
+	printf("  owner:       %s\n", v->owner[0] ? v->owner :
+	       "none (this host has no system ID: every host counts it as its own)");
 	printf("  size:        %s (%llu sectors)\n",
 	       bds_human(bds_volume_length(v) * SECTOR, h1, sizeof(h1)),
 	       U(bds_volume_length(v)));
@@ -304,7 +309,9 @@ int bds_cmd_create(int argc, char **argv)
 	struct plan_result r;
 	struct bds_dm_info info;
 	struct bds_label_id *held;
+	struct bds_conf conf;
 	struct bds_label v;
+	char err[1024];
 	char params[16384], dmuuid[BDS_DM_UUID_SZ];
 	const char *name;
 	u32 ra = 0;
@@ -320,6 +327,11 @@ int bds_cmd_create(int argc, char **argv)
 			    name);
 	plan_build(argv + first + 1, argc - first - 1, &r);
 
+	if (bds_conf_read(&conf, &bds_conf_default, err, sizeof(err)))
+		refuse("%s; correct the configuration (bds-stripe.conf(5))", err);
+	if (bds_conf_crypttab_has(&conf, name))
+		refuse("%s is the name of a dm-crypt mapping in %s; a volume of that name would take /dev/mapper/%s from it: pick another name",
+		       name, conf.paths->crypttab, name);
 	if (!bds_dm_info(name, &info))
 		refuse("cannot talk to device-mapper (is dm_mod loaded? are you root?)");
 	if (info.exists)
@@ -330,7 +342,7 @@ int bds_cmd_create(int argc, char **argv)
 	if (!held)
 		refuse("out of memory");
 	check_signatures(held);
-	make_label(&v, name, &r);
+	make_label(&v, name, &r, conf.system_id);
 
 	nodes = calloc((size_t)nmem, sizeof(*nodes));
 	d = calloc((size_t)nmem, sizeof(*d));

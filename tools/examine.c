@@ -106,6 +106,8 @@ static void print_human(const char *dev, const struct bds_dev_labels *dl,
 	bds_uuid_format(l->volume_uuid, u);
 	printf("    Volume UUID : %s\n", u);
 	printf("        Created : %s\n", bds_time(l->ctime, t, sizeof(t)));
+	printf("          Owner : %s\n", l->owner[0] ? l->owner :
+	       "none (every host counts it as its own)");
 	printf("     Generation : %llu (%s)\n", (unsigned long long)l->generation,
 	       bds_time(l->utime, t, sizeof(t)));
 	bds_uuid_format(l->member_uuid, u);
@@ -179,6 +181,8 @@ static void print_export(const struct bds_dev_labels *dl,
 	printf("BDS_MEMBER_INDEX=%u\n", l->member_index);
 	printf("BDS_MEMBERS=%u\n", l->nr_members);
 	printf("BDS_GENERATION=%llu\n", (unsigned long long)l->generation);
+	if (l->owner[0])
+		printf("BDS_OWNER=%s\n", l->owner);
 }
 
 static void json_copy(const struct bds_dev_labels *dl, int i)
@@ -218,9 +222,14 @@ static void print_json(const char *dev, const struct bds_dev_labels *dl,
 	       copy_name(dl->pick), BDS_LABEL_VERSION);
 	bds_json_str(stdout, l->name);
 	bds_uuid_format(l->volume_uuid, u);
-	printf(", \"uuid\": \"%s\",\n     \"ctime\": %llu, \"utime\": %llu, \"generation\": %llu,\n",
+	printf(", \"uuid\": \"%s\",\n     \"ctime\": %llu, \"utime\": %llu, \"generation\": %llu, \"owner\": ",
 	       u, (unsigned long long)l->ctime, (unsigned long long)l->utime,
 	       (unsigned long long)l->generation);
+	if (l->owner[0])
+		bds_json_str(stdout, l->owner);
+	else
+		printf("null");
+	printf(",\n");
 	bds_uuid_format(l->member_uuid, u);
 	printf("     \"member_index\": %u, \"member_uuid\": \"%s\", \"chunk_sectors\": %llu,\n",
 	       l->member_index, u, (unsigned long long)l->chunk_sectors);
@@ -305,17 +314,13 @@ int bds_cmd_examine(int argc, char **argv)
 		printf("{\"devices\": [\n");
 	for (i = optind; i < argc; i++) {
 		const struct bds_label *l = NULL;
-		struct bds_dev d;
 		char why[512];
-		int rc = bds_dev_open(&d, argv[i], false, why, sizeof(why));
+		u64 sectors;
+		int rc;
 
-		if (!rc) {
-			rc = bds_labels_read(&d, &dl);
-			if (rc)
-				snprintf(why, sizeof(why), "%s: read error: %s",
-					 argv[i], strerror(-rc));
-			bds_dev_close(&d);
-		}
+		/* with a time limit: udev runs this for every block device */
+		rc = bds_labels_read_path(argv[i], BDS_READ_TIMEOUT_MS, &sectors,
+					  &dl, why, sizeof(why));
 		if (rc) {
 			bds_err("%s", why);
 			memset(&dl, 0, sizeof(dl));

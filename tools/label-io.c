@@ -2,15 +2,19 @@
 /*
  * Label I/O on one member (see label-io.h).
  */
-#define _GNU_SOURCE	/* O_DIRECT */
+#define _GNU_SOURCE	/* O_DIRECT, pipe2 */
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/fs.h>
+#include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "label-io.h"
@@ -156,16 +160,14 @@ static int read_copy(const struct bds_dev *d, u8 *buf, u64 sector, int i,
 	return 0;
 }
 
-int bds_labels_read(const struct bds_dev *d, struct bds_dev_labels *out)
+/* bds_labels_read() into @buf (BDS_LABEL_SIZE, aligned): no allocation. */
+static int labels_read_buf(const struct bds_dev *d, u8 *buf,
+			   struct bds_dev_labels *out)
 {
-	u8 *buf = label_buf();
 	u64 backup;
-	int rc;
 
 	memset(out, 0, sizeof(*out));
 	out->pick = -1;
-	if (!buf)
-		return -ENOMEM;
 	read_copy(d, buf, BDS_LABEL_PRIMARY, 0, out);
 	if (out->err[0] == BDS_LABEL_OK)
 		backup = out->copy[0].backup_sector;
@@ -177,9 +179,162 @@ int bds_labels_read(const struct bds_dev *d, struct bds_dev_labels *out)
 	out->pick = bds_label_pick(out->err[0], &out->copy[0], out->err[1],
 				   &out->copy[1]);
 	/* as the kernel does: an unreadable copy is no copy */
-	rc = 0;
 	if (out->pick == -1 && (out->io_err[0] || out->io_err[1]))
-		rc = out->io_err[0] ? out->io_err[0] : out->io_err[1];
+		return out->io_err[0] ? out->io_err[0] : out->io_err[1];
+	return 0;
+}
+
+int bds_labels_read(const struct bds_dev *d, struct bds_dev_labels *out)
+{
+	u8 *buf = label_buf();
+	int rc;
+
+	if (!buf) {
+		memset(out, 0, sizeof(*out));
+		out->pick = -1;
+		return -ENOMEM;
+	}
+	rc = labels_read_buf(d, buf, out);
+	free(buf);
+	return rc;
+}
+
+/* What the reading child sends back. */
+struct timed_read {
+	int rc;			/* of the open (with why) or the read */
+	bool opened;
+	u64 sectors;
+	char why[256];
+	struct bds_dev_labels dl;
+};
+
+/* In the child: open, read, send, exit.  No allocation (see below). */
+static void __attribute__((noreturn))
+child_read(const char *path, u8 *buf, struct timed_read *t, int fd)
+{
+	struct bds_dev d;
+	size_t done = 0;
+
+	t->rc = bds_dev_open(&d, path, false, t->why, sizeof(t->why));
+	if (!t->rc) {
+		t->opened = true;
+		t->sectors = d.sectors;
+		t->rc = labels_read_buf(&d, buf, &t->dl);
+		bds_dev_close(&d);
+	}
+	while (done < sizeof(*t)) {
+		ssize_t n = write(fd, (u8 *)t + done, sizeof(*t) - done);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			_exit(1);
+		done += (size_t)n;
+	}
+	_exit(0);
+}
+
+/* Read what the child sends, within @ms milliseconds in all. */
+static int collect(int fd, struct timed_read *t, int ms)
+{
+	struct timespec start, now;
+	size_t done = 0;
+
+	clock_gettime(CLOCK_MONOTONIC, &start);
+	while (done < sizeof(*t)) {
+		struct pollfd p = { .fd = fd, .events = POLLIN };
+		long left;
+		ssize_t n;
+
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		left = ms - ((now.tv_sec - start.tv_sec) * 1000 +
+			     (now.tv_nsec - start.tv_nsec) / 1000000);
+		if (left <= 0)
+			return -ETIMEDOUT;
+		if (poll(&p, 1, (int)left) < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		if (!(p.revents & (POLLIN | POLLHUP)))
+			continue;
+		n = read(fd, (u8 *)t + done, sizeof(*t) - done);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -EIO;	/* the child died */
+		done += (size_t)n;
+	}
+	return 0;
+}
+
+/*
+ * The open and the reads run in a child process: a read of a device that
+ * stops answering cannot be interrupted, and would hold the caller (and
+ * with it a boot, or a udev worker) for as long as the device does.  The
+ * child allocates nothing between fork() and _exit(), so that a caller
+ * with threads is safe too.
+ */
+int bds_labels_read_path(const char *path, int timeout_ms, u64 *sectors,
+			 struct bds_dev_labels *out, char *why, size_t whysz)
+{
+	struct timed_read *t = malloc(sizeof(*t));
+	u8 *buf = label_buf();
+	int pfd[2] = { -1, -1 }, rc, status;
+	pid_t pid = -1;
+
+	memset(out, 0, sizeof(*out));
+	out->pick = -1;
+	*sectors = 0;
+	rc = -ENOMEM;
+	if (!t || !buf)
+		goto out;
+	memset(t, 0, sizeof(*t));
+	rc = pipe2(pfd, O_CLOEXEC) ? -errno : 0;
+	if (!rc) {
+		fflush(NULL);
+		pid = fork();
+		if (pid < 0)
+			rc = -errno;
+	}
+	if (rc) {
+		snprintf(why, whysz, "%s: cannot start its read: %s", path,
+			 strerror(-rc));
+		goto out;
+	}
+	if (pid == 0) {
+		close(pfd[0]);
+		child_read(path, buf, t, pfd[1]);
+	}
+	close(pfd[1]);
+	pfd[1] = -1;
+	rc = collect(pfd[0], t, timeout_ms);
+	if (rc == -ETIMEDOUT) {
+		/* it goes when its read ends; nobody waits for it */
+		kill(pid, SIGKILL);
+		snprintf(why, whysz, "%s: did not answer within %d s", path,
+			 timeout_ms / 1000);
+		goto out;
+	}
+	waitpid(pid, &status, 0);
+	if (rc) {
+		snprintf(why, whysz, "%s: its read failed", path);
+		goto out;
+	}
+	rc = t->rc;
+	*sectors = t->sectors;
+	*out = t->dl;
+	if (!t->opened)
+		snprintf(why, whysz, "%s", t->why);
+	else if (rc)
+		snprintf(why, whysz, "%s: cannot read its labels: %s", path,
+			 strerror(-rc));
+out:
+	if (pfd[0] >= 0)
+		close(pfd[0]);
+	if (pfd[1] >= 0)
+		close(pfd[1]);
+	free(t);
 	free(buf);
 	return rc;
 }

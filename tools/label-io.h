@@ -59,6 +59,19 @@ int bds_dev_open_held(struct bds_dev *d, const char *path, char *why,
  */
 int bds_labels_read(const struct bds_dev *d, struct bds_dev_labels *out);
 
+/*
+ * Open @path for reading and read both copies as bds_labels_read() does,
+ * giving up after @timeout_ms milliseconds: a device that stops
+ * answering (a dead disk, a dm device that queues its I/O) never holds
+ * the caller longer.  *@sectors: the device's size (0 if it could not be
+ * opened); a device too small for a label has none.  Returns 0, or
+ * -errno with the reason in @why: -ETIMEDOUT when it did not answer, or
+ * the open's or the read's error.
+ */
+#define BDS_READ_TIMEOUT_MS	10000
+int bds_labels_read_path(const char *path, int timeout_ms, u64 *sectors,
+			 struct bds_dev_labels *out, char *why, size_t whysz);
+
 /* The copy that counts, or NULL (no label, or a conflict). */
 const struct bds_label *bds_labels_best(const struct bds_dev_labels *dl);
 

@@ -22,7 +22,10 @@
  *    (how many the volume has), "present" (positions held by a device
  *    with the newest generation of the labels), "generation" (the newest
  *    found), "assemble" (true: 'bdsadm assemble' would assemble it),
- *    "reason" (why not, with what to do; null when it would), "devices"
+ *    "reason" (why not, with what to do; null when it would), "owner"
+ *    (the system ID of the host that owns it, null when none),
+ *    "foreign" (true: another host's, which assemble leaves alone),
+ *    "devices"
  *    ([{"device", "index" (position in table order), "generation"}], the
  *    devices carrying its labels, by index).
  *
@@ -36,6 +39,7 @@
 
 #include "assemble.h"
 #include "bdsadm.h"
+#include "config.h"
 #include "dm.h"
 #include "fmt.h"
 #include "scan.h"
@@ -55,7 +59,9 @@ struct inactive {
 	char uuid[37];
 	u32 present;
 	bool ok;
-	char why[1024];
+	enum bds_asm_owner own;		/* when the labels give one set */
+	const char *owner;		/* the foreign owner, else NULL */
+	char why[4096];
 };
 
 static void add_active(const char *name, const char *uuid, void *arg)
@@ -84,7 +90,8 @@ static bool same_uuid(const struct bds_label *l, const u8 *u)
 }
 
 /* What the labels of volume @u say, and what assemble would do. */
-static void judge(const struct bds_scan *s, const u8 *u, struct inactive *in)
+static void judge(const struct bds_scan *s, const struct bds_conf *conf,
+		  const u8 *u, struct inactive *in)
 {
 	bool seen[BDS_MAX_MEMBERS] = { false };
 	struct bds_asm_result r;
@@ -108,7 +115,19 @@ static void judge(const struct bds_scan *s, const u8 *u, struct inactive *in)
 	}
 	in->ok = bds_assemble(s->found, s->n, NULL, u, &r) == BDS_ASM_OK;
 	if (!in->ok) {
+		in->own = BDS_OWNER_NONE;
 		bds_asm_message(&r, in->why, sizeof(in->why));
+		return;
+	}
+	in->own = bds_asm_owner(s->found, &r, conf->system_id, &in->owner);
+	if (in->own == BDS_OWNER_FOREIGN || in->own == BDS_OWNER_MIXED) {
+		in->ok = false;
+		snprintf(in->why, sizeof(in->why), "volume %s (%s) is foreign: %s %s; 'bdsadm assemble' leaves it alone: assemble it once with 'bdsadm assemble --foreign %s', or take it over with 'bdsadm import %s'",
+			 in->l->name, in->uuid,
+			 in->own == BDS_OWNER_MIXED ?
+			 "its members name different owners, among them" :
+			 "owned by the host whose system ID is", in->owner,
+			 in->l->name, in->l->name);
 		return;
 	}
 	if (bds_vol_dm_available() && bds_dm_info(in->l->name, &info) &&
@@ -185,6 +204,22 @@ static void devices_of(const struct bds_scan *s, const u8 *u, char *buf,
 					len ? "," : "", s->found[k].dev);
 }
 
+/* The OWNER column. */
+static const char *owner_text(const struct inactive *in, char *buf, size_t sz)
+{
+	switch (in->own) {
+	case BDS_OWNER_HERE:
+		return "this host";
+	case BDS_OWNER_FOREIGN:
+		snprintf(buf, sz, "%s (foreign)", in->owner);
+		return buf;
+	case BDS_OWNER_MIXED:
+		return "mixed (foreign)";
+	default:
+		return in->l->owner[0] ? "?" : "none";
+	}
+}
+
 static void print_human(const struct actives *a, const struct bds_scan *s,
 			const struct inactive *in, u8 (*uuids)[BDS_UUID_LEN],
 			size_t nin)
@@ -216,18 +251,19 @@ static void print_human(const struct actives *a, const struct bds_scan *s,
 	}
 	printf("Volumes on disks, not active:%s\n", nin ? "" : " none");
 	if (nin)
-		printf("  %-*s  %-36s  %10s  %7s  %-8s  %s\n", w, "NAME", "UUID",
-		       "SIZE", "PRESENT", "ASSEMBLE", "DEVICES");
+		printf("  %-*s  %-36s  %10s  %7s  %-8s  %-20s  %s\n", w, "NAME",
+		       "UUID", "SIZE", "PRESENT", "ASSEMBLE", "OWNER", "DEVICES");
 	for (i = 0; i < nin; i++) {
-		char pr[24];
+		char pr[24], ow[BDS_LABEL_OWNER_LEN + 16];
 
 		snprintf(pr, sizeof(pr), "%u/%u", in[i].present,
 			 in[i].l->nr_members);
 		devices_of(s, uuids[i], devs, sizeof(devs));
-		printf("  %-*s  %-36s  %10s  %7s  %-8s  %s\n", w, in[i].l->name,
-		       in[i].uuid,
+		printf("  %-*s  %-36s  %10s  %7s  %-8s  %-20s  %s\n", w,
+		       in[i].l->name, in[i].uuid,
 		       bds_human(bds_volume_length(in[i].l) << 9, sz, sizeof(sz)),
-		       pr, in[i].ok ? "yes" : "no", devs);
+		       pr, in[i].ok ? "yes" : "no",
+		       owner_text(&in[i], ow, sizeof(ow)), devs);
 	}
 	for (i = 0; i < nin; i++)
 		if (!in[i].ok)
@@ -288,6 +324,16 @@ static void print_json(const struct actives *a, const struct bds_scan *s,
 		       in[i].present, (unsigned long long)l->generation,
 		       in[i].ok ? "true" : "false");
 		json_reason(in[i].ok ? NULL : in[i].why);
+		printf(", \"owner\": ");
+		if (in[i].l->owner[0])
+			bds_json_str(stdout, in[i].own == BDS_OWNER_FOREIGN ||
+				     in[i].own == BDS_OWNER_MIXED ?
+				     in[i].owner : in[i].l->owner);
+		else
+			printf("null");
+		printf(", \"foreign\": %s",
+		       in[i].own == BDS_OWNER_FOREIGN ||
+		       in[i].own == BDS_OWNER_MIXED ? "true" : "false");
 		printf(", \"devices\": [");
 		for (d = -1, k = 0; (d = next_device(s, uuids[i], d)) >= 0;) {
 			const struct bds_found *f = &s->found[d];
@@ -333,7 +379,9 @@ int bds_cmd_list(int argc, char **argv)
 	struct inactive *in = NULL;
 	int c, rc = BDS_EXIT_OK;
 	bool json = false;
+	struct bds_conf conf;
 	struct bds_scan s;
+	char err[1024];
 	size_t nv = 0, i;
 
 	while ((c = getopt_long(argc, argv, "+jh", lo, NULL)) != -1) {
@@ -375,8 +423,11 @@ int bds_cmd_list(int argc, char **argv)
 			bds_volumes(s.found, s.n, uuids, nv);
 		}
 		nv = not_active(&a, uuids, nv);
+		if (bds_conf_read(&conf, &bds_conf_default, err, sizeof(err)))
+			bds_err("%s: which volumes are foreign is told as if this host had no system ID",
+				err);
 		for (i = 0; i < nv; i++)
-			judge(&s, uuids[i], &in[i]);
+			judge(&s, &conf, uuids[i], &in[i]);
 		name_clashes(in, nv);
 	}
 	if (json)

@@ -8,14 +8,31 @@
 #include <fcntl.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "run-lock.h"
 
 static int lock_fd = -1;
 
-int bds_run_lock(void)
+/* Milliseconds since @t0. */
+static long since(const struct timespec *t0)
 {
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (now.tv_sec - t0->tv_sec) * 1000 +
+	       (now.tv_nsec - t0->tv_nsec) / 1000000;
+}
+
+/*
+ * flock() has no time limit of its own: it is tried without blocking,
+ * then again every 50 ms until @timeout_ms have passed.
+ */
+int bds_run_lock(int timeout_ms)
+{
+	const struct timespec pause = { 0, 50 * 1000 * 1000 };
+	struct timespec t0;
 	int fd, err;
 
 	if (lock_fd >= 0)
@@ -25,12 +42,17 @@ int bds_run_lock(void)
 	fd = open(BDS_RUN_DIR "/lock", O_RDWR | O_CREAT | O_CLOEXEC, 0600);
 	if (fd < 0)
 		return -errno;
-	while (flock(fd, LOCK_EX)) {
-		if (errno == EINTR)
-			continue;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	while (flock(fd, LOCK_EX | LOCK_NB)) {
 		err = -errno;
+		if (err == -EWOULDBLOCK && since(&t0) < timeout_ms) {
+			nanosleep(&pause, NULL);
+			continue;
+		}
+		if (err == -EINTR)
+			continue;
 		close(fd);
-		return err;
+		return err == -EWOULDBLOCK ? -ETIMEDOUT : err;
 	}
 	lock_fd = fd;
 	return 0;

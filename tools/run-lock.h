@@ -12,10 +12,11 @@
 #define BDS_RUN_DIR	"/run/bds-stripe"
 
 /*
- * Take the lock, waiting for another holder; a no-op when this process
- * holds it already.  Returns 0, or a negative errno (nothing held).
+ * Take the lock, waiting up to @timeout_ms milliseconds for another
+ * holder; a no-op when this process holds it already.  Returns 0,
+ * -ETIMEDOUT, or another negative errno (nothing held).
  */
-int bds_run_lock(void);
+int bds_run_lock(int timeout_ms);
 void bds_run_unlock(void);
 
 #endif /* BDS_RUN_LOCK_H */

@@ -86,24 +86,20 @@ static void look_at(struct bds_scan *s, const char *name)
 {
 	struct bds_dev_labels dl;
 	const struct bds_label *l, *other;
-	struct bds_dev d;
-	char why[256], *path = s->paths[s->n];
+	char why[512], *path = s->paths[s->n];
+	u64 sectors;
 	int rc;
 
 	snprintf(path, sizeof(s->paths[0]), "/dev/%s", name);
-	if (bds_dev_open(&d, path, false, why, sizeof(why)))
-		return;		/* gone, or not a device node: not a member */
-	if (d.sectors < BDS_LABEL_MIN_MEMBER) {
-		bds_dev_close(&d);
+	rc = bds_labels_read_path(path, BDS_READ_TIMEOUT_MS, &sectors, &dl,
+				  why, sizeof(why));
+	if (rc == -ETIMEDOUT || (rc && sectors)) {
+		/* a device that cannot be read: said; gone or no node: not */
+		fprintf(stderr, "bdsadm: %s; left out\n", why);
 		return;
 	}
-	rc = bds_labels_read(&d, &dl);
-	if (rc) {
-		fprintf(stderr, "bdsadm: %s: cannot read its labels: %s; left out\n",
-			path, strerror(-rc));
-		bds_dev_close(&d);
+	if (rc)
 		return;
-	}
 	l = bds_labels_best(&dl);
 	if (!l) {
 		if (dl.pick == BDS_LABEL_PICK_CONFLICT) {
@@ -111,11 +107,10 @@ static void look_at(struct bds_scan *s, const char *name)
 				path, path);
 			s->conflicts++;
 		}
-		bds_dev_close(&d);
 		return;
 	}
 	s->found[s->n].dev = path;
-	s->found[s->n].sectors = d.sectors;
+	s->found[s->n].sectors = sectors;
 	s->found[s->n].copy = dl.pick;
 	s->found[s->n].label = *l;
 	other = &dl.copy[!dl.pick];
@@ -125,7 +120,6 @@ static void look_at(struct bds_scan *s, const char *name)
 	if (s->found[s->n].has_older)
 		s->found[s->n].older = *other;
 	s->n++;
-	bds_dev_close(&d);
 }
 
 int bds_scan(const char *sysfs, struct bds_scan *s)

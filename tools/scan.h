@@ -5,7 +5,9 @@
  * is now and whatever its name.  bdsadm's own volumes (dm UUID BDS-...)
  * are not looked into, nor suspended dm devices; a device held by another
  * dm or md device (multipath paths, a linear mapping over a disk) is seen
- * through its holder only.
+ * through its holder only.  Each device is read with a time limit
+ * (bds_labels_read_path()): one that stops answering is told and left
+ * out, and holds the scan no longer than that.
  */
 #ifndef BDS_SCAN_H
 #define BDS_SCAN_H

@@ -12,7 +12,7 @@ BDSADM_SRC := bdsadm.c create.c assemble-cmd.c stop.c incremental.c \
 	label-io.c assemble.c scan.c volume.c dm.c signature.c fmt.c \
 	monitor-cmd.c monitor-watch.c monitor-report.c member-dev.c \
 	check-cmd.c check-read.c replace.c replace-copy.c replace-rescue.c replace-seg.c \
-	replace-abort.c run-lock.c \
+	replace-abort.c run-lock.c config.c import.c \
 	$(BDSADM_PLAN_SRC)
 BDSADM_LIBS := -ldevmapper -lblkid -lpthread
 
