@@ -106,15 +106,42 @@ static bool read_record(const char *file, struct inc_record *r)
 	return ok;
 }
 
-/* Is /dev/@kname still the device the record @r was written for? */
+/* Is the block device @kname still the one the record @r was written for? */
 static bool still_there(const char *kname, const struct inc_record *r)
 {
-	char node[300];
-	struct stat st;
+	char path[300], now[32] = "", was[32];
+	FILE *f;
 
-	snprintf(node, sizeof(node), "/dev/%s", kname);
-	return !stat(node, &st) && S_ISBLK(st.st_mode) &&
-	       major(st.st_rdev) == r->maj && minor(st.st_rdev) == r->min;
+	snprintf(path, sizeof(path), "/sys/class/block/%s/dev", kname);
+	f = fopen(path, "r");
+	if (!f)
+		return false;
+	if (!fgets(now, sizeof(now), f))
+		now[0] = '\0';
+	fclose(f);
+	snprintf(was, sizeof(was), "%u:%u\n", r->maj, r->min);
+	return !strcmp(now, was);
+}
+
+/* The kernel's name of the block device @st is (sdb, dm-3), into @buf. */
+static bool kernel_name(const struct stat *st, char *buf, size_t sz)
+{
+	char link[64], target[512];
+	ssize_t n;
+	const char *slash;
+
+	snprintf(link, sizeof(link), "/sys/dev/block/%u:%u", major(st->st_rdev),
+		 minor(st->st_rdev));
+	n = readlink(link, target, sizeof(target) - 1);
+	if (n <= 0)
+		return false;
+	target[n] = '\0';
+	slash = strrchr(target, '/');
+	slash = slash ? slash + 1 : target;
+	if (!*slash || strlen(slash) >= sz)
+		return false;
+	memcpy(buf, slash, strlen(slash) + 1);
+	return true;
 }
 
 /*
@@ -220,8 +247,8 @@ static bool wanted(const struct bds_conf *c, const struct bds_label *l,
 
 static int incremental(const char *dev)
 {
-	const char *kname = strrchr(dev, '/') ? strrchr(dev, '/') + 1 : dev;
 	char why[512], dir[128], dmuuid[BDS_DM_UUID_SZ], name[BDS_DM_NAME_SZ];
+	char kname[128];
 	struct bds_dev_labels dl;
 	const struct bds_label *l;
 	struct bds_conf conf;
@@ -231,7 +258,8 @@ static int incremental(const char *dev)
 	u64 sectors;
 	int rc;
 
-	if (stat(dev, &st) || !S_ISBLK(st.st_mode)) {
+	if (stat(dev, &st) || !S_ISBLK(st.st_mode) ||
+	    !kernel_name(&st, kname, sizeof(kname))) {
 		bds_err("%s: not a block device", dev);
 		return BDS_EXIT_FAIL;
 	}
@@ -282,7 +310,10 @@ static int incremental(const char *dev)
 	return rc;
 }
 
-/* Forget the record of @dev, whichever volume it was in. */
+/*
+ * Forget the record of @dev, whichever volume it was in.  The device is
+ * gone: its node's last name is its kernel name (udev's $devnode).
+ */
 static int forget(const char *dev)
 {
 	const char *kname = strrchr(dev, '/') ? strrchr(dev, '/') + 1 : dev;

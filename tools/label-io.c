@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -208,6 +209,27 @@ struct timed_read {
 	struct bds_dev_labels dl;
 };
 
+/*
+ * In the child: no descriptor of the caller's but the pipe's stays open.
+ * A child stuck in a read must not keep what its parent holds: the
+ * assembly lock (a flock, which lives as long as any descriptor of its
+ * file), a device opened exclusively.  Returns the pipe's descriptor.
+ */
+static int child_fds(int fd)
+{
+	int i;
+
+	if (fd != 3 && dup2(fd, 3) < 0)
+		_exit(1);
+#ifdef SYS_close_range
+	if (!syscall(SYS_close_range, 4U, ~0U, 0U))
+		return 3;
+#endif
+	for (i = 4; i < 65536; i++)
+		close(i);
+	return 3;
+}
+
 /* In the child: open, read, send, exit.  No allocation (see below). */
 static void __attribute__((noreturn))
 child_read(const char *path, u8 *buf, struct timed_read *t, int fd)
@@ -215,6 +237,7 @@ child_read(const char *path, u8 *buf, struct timed_read *t, int fd)
 	struct bds_dev d;
 	size_t done = 0;
 
+	fd = child_fds(fd);
 	t->rc = bds_dev_open(&d, path, false, t->why, sizeof(t->why));
 	if (!t->rc) {
 		t->opened = true;
