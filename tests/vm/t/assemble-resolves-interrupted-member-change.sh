@@ -7,15 +7,20 @@
 # bdsadm assemble as that order promises.  The labels of each state are
 # written with the bds-stripe fixture (generation 1 on A B C; generation 2
 # names D at position 2):
-#  - D's labels written, no other member updated: assemble rolls back: the
-#    table has C at position 2, D no longer carries a label;
+#  - D's primary written, no other member updated: assemble rolls back:
+#    the table has C at position 2, D no longer carries a label;
 #  - D's and member 0's primary written (A's backup still generation 1):
 #    rolled back too, and A carries generation 1 in both copies again;
-#  - every member that stays has its primary at generation 2 (the commit
-#    point): assemble takes D, the kernel accepts the table (it reads the
-#    newer copy), C is left out;
+#  - every member that stays has its primary at generation 2, D's backup
+#    not yet written: generation 2 is complete, assemble takes D (until
+#    the commit point the old and the new disk hold the same data);
+#  - D's backup written too (the commit point): assemble takes D, the
+#    kernel accepts the table (it reads the newer copy), C is left out;
 #  - the same with D gone: refused, naming C as the disk that left the
-#    volume: never assembled from C again.
+#    volume: never assembled from C again;
+#  - D with both copies and no other member updated (the order of bdsadm
+#    before 1.6.0, or D beside stale copies of the others): nothing proves
+#    a change cut short: refused, and not a label written.
 # Each rollback is said on stderr; no state leaves a dm device behind.
 #
 # topology: ctl=2 ctl=2
@@ -49,9 +54,17 @@ zero() {
 # member2 VOL: the major:minor of the table's member 2 (the third device)
 member2() { dmsetup table "$1" | tr ' ' '\n' | grep ':' | sed -n 3p; }
 
-# --- D labelled, nobody else updated -------------------------------------------
+# labels_sum DEV...: md5 of the label areas (both copies) of each DEV
+labels_sum() {
+	for _d in "$@"; do
+		dd if="$_d" bs=512 skip=8 count=16 status=none
+		dd if="$_d" bs=512 skip="$BK" count=16 status=none
+	done | md5sum
+}
+
+# --- D's primary, nobody else updated --------------------------------------------
 old
-new --only 2
+new --only 2 --copies primary
 run bdsadm assemble rvol 2>/tmp/err
 cat /tmp/err
 check "D only: said it rolls back" grep -qF "a membership change to generation 2 was interrupted before its commit point: rolling it back to generation 1" /tmp/err
@@ -59,10 +72,10 @@ expect_eq "$(member2 rvol)" "$(bds_majmin "$C")" "D only: member 2 is C"
 check "D only: D no longer carries a label" sh -c "! bdsadm examine $D >/dev/null 2>&1"
 run bdsadm stop rvol
 
-# --- D and member 0's primary updated ---------------------------------------------
+# --- D's and member 0's primary updated ------------------------------------------
 zero "$A" "$B" "$C" "$D"
 old
-new --only 2
+new --only 2 --copies primary
 new --only 0 --copies primary
 expect_eq "$(bds_gen_of "$A")" 2 "A's label counts at generation 2 before assembly"
 run bdsadm assemble rvol 2>/tmp/err
@@ -76,12 +89,20 @@ check "A updated: A's primary is generation 1 again" grep -q "Primary copy : val
 check "A updated: ... and its backup too" grep -q "Backup copy : valid at sector $BK, generation 1" /tmp/ex.txt
 run bdsadm stop rvol
 
-# --- the commit point: both members that stay updated --------------------------------
+# --- both members that stay updated, D's backup not yet -----------------------------
 zero "$A" "$B" "$C" "$D"
 old
-new --only 2
+new --only 2 --copies primary
 new --only 0 --copies primary
 new --only 1 --copies primary
+run bdsadm assemble rvol 2>/tmp/err
+cat /tmp/err
+check "complete before the commit write: no rollback" sh -c "! grep -q 'rolling it back' /tmp/err"
+expect_eq "$(member2 rvol)" "$(bds_majmin "$D")" "complete before the commit write: member 2 is D"
+run bdsadm stop rvol
+
+# --- the commit point: D's backup written ------------------------------------------
+new --only 2
 run bdsadm assemble rvol 2>/tmp/err
 cat /tmp/err
 check "committed: no rollback" sh -c "! grep -q 'rolling it back' /tmp/err"
@@ -100,6 +121,20 @@ cat /tmp/err
 check "committed, D gone: C is named as the disk that left" \
 	grep -qE "member 2 \(UUID [0-9a-f-]+, serial BDSTEST-NEW at creation, controller ctl1\) is only on /dev/[a-z]+, whose label is at generation 1, older than the volume's 2" /tmp/err
 expect_eq "$(dmsetup ls 2>&1)" "No devices found" "committed, D gone: no dm device"
+
+# --- D with both copies, nobody else updated: nothing proves a cut ------------------
+zero "$A" "$B" "$C" "$D"
+old
+new --only 2
+SUM=$(labels_sum "$A" "$B" "$C" "$D")
+if bdsadm assemble rvol >/tmp/out 2>/tmp/err; then
+	check "D committed alone: refused" false
+	bdsadm stop rvol
+fi
+cat /tmp/err
+check "D committed alone: no rollback" sh -c "! grep -q 'rolling it back' /tmp/err"
+expect_eq "$(labels_sum "$A" "$B" "$C" "$D")" "$SUM" "D committed alone: not a label written"
+expect_eq "$(dmsetup ls 2>&1)" "No devices found" "D committed alone: no dm device"
 
 zero "$A" "$B" "$C" "$D"
 bds_expect_clean "$A" "$B" "$C" "$D"

@@ -9,8 +9,8 @@
 # delete).  udev is started, and the disks are added back one by one, each
 # with a SCSI scan of its own target, in another order than before:
 #  - after each of the first three, udev has run the rule (bdsadm
-#    incremental recorded the member in /run/bds-stripe/<uuid>) and there
-#    is no volume;
+#    incremental recorded the member in /run/bds-stripe/<uuid>/<device>)
+#    and there is no volume;
 #  - after the last, /dev/mapper/vol appears; its table has the members in
 #    their labelled order (checked by serial) and "volume <uuid>", and the
 #    file reads back with its checksum.
@@ -70,8 +70,8 @@ env -u DM_DISABLE_UDEV /lib/systemd/systemd-udevd --daemon ||
 	fail "systemd-udevd did not start"
 run udevadm settle -t 30
 
-# seen: members bdsadm incremental has recorded
-seen() { cat "/run/bds-stripe/$UUID" 2>/dev/null | wc -l; }
+# seen: members bdsadm incremental has recorded (a file each)
+seen() { find "/run/bds-stripe/$UUID" -type f 2>/dev/null | wc -l; }
 # Add back in the order 4th, 2nd, 1st, 3rd (addresses are H:C:T:L).
 set -- $ADDRS
 n=0
@@ -98,7 +98,7 @@ while [ ! -b /dev/mapper/vol ] && [ $i -lt 200 ]; do
 	i=$((i + 1))
 done
 check "after the last disk: /dev/mapper/vol exists" [ -b /dev/mapper/vol ]
-log "records: $(cat "/run/bds-stripe/$UUID")"
+log "records: $(cat "/run/bds-stripe/$UUID"/*)"
 [ -b /dev/mapper/vol ] || fail "the volume did not appear"
 log "assembled by udev: $(dmsetup table vol)"
 expect_eq "$(table_serials vol)" "$ORDER" "members in their labelled order (serials)"
