@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * bdsadm monitor [--program PROG] [--foreground] [--rescan SECONDS]
- * bdsadm monitor --oneshot [--program PROG] [--foreground]
+ * bdsadm monitor [--program PROG [--program-timeout SECONDS]] [--foreground]
+ *                [--rescan SECONDS]
+ * bdsadm monitor --oneshot [--program PROG [--program-timeout SECONDS]]
+ *                [--foreground]
  *
  * Watches every active bds-stripe volume (dm UUID BDS-...) and reports
  * members that fail (health A -> D), are restored by a new table, and
@@ -22,6 +24,11 @@
  * failed or a volume cannot be read, 2 for usage errors (for cron).
  * Otherwise it runs until SIGTERM or SIGINT (exit 0); it does not detach
  * (run it from the systemd unit, bds-stripe-monitor.service).
+ *
+ * The --program runs outside mon_lock (monitor-program.c), and the
+ * signals that stop the monitor stop it too: here they make its stop
+ * descriptor readable (an eventfd written by the main thread, or for
+ * --oneshot a signalfd of the blocked signals).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -30,6 +37,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/eventfd.h>
+#include <sys/signalfd.h>
 #include <syslog.h>
 #include <time.h>
 #include <unistd.h>
@@ -37,9 +46,9 @@
 #include "bdsadm.h"
 #include "monitor.h"
 
-#define MONITOR_USAGE "monitor [--oneshot] [--program PROG] [--foreground] [--rescan SECONDS]"
+#define MONITOR_USAGE "monitor [--oneshot] [--program PROG [--program-timeout SECONDS]] [--foreground] [--rescan SECONDS]"
 
-struct mon_opts mon_opt = { NULL, false, 5 };
+struct mon_opts mon_opt = { NULL, 60, false, 5, NULL };
 pthread_mutex_t mon_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static struct mon_watch *watches;
@@ -97,20 +106,67 @@ static void scan(void)
 	pthread_mutex_unlock(&mon_lock);
 }
 
+/* The signals that stop the monitor (SIGHUP: a rescan, or --oneshot's end). */
+static void stop_signals(sigset_t *set)
+{
+	sigemptyset(set);
+	sigaddset(set, SIGTERM);
+	sigaddset(set, SIGINT);
+	sigaddset(set, SIGHUP);
+}
+
+/*
+ * The --program's runner in mon_opt.runner, stopped by @stop_fd (see
+ * monitor-program.c), in a thread of its own when @threaded.  False,
+ * said why, if it cannot be.
+ */
+static bool start_runner(int stop_fd, bool threaded)
+{
+	if (stop_fd < 0) {
+		mon_note(LOG_ERR, "cannot make the descriptor that stops %s: %s",
+			 mon_opt.program, strerror(errno));
+		return false;
+	}
+	mon_opt.runner = mon_program_new(mon_opt.program,
+					 mon_opt.program_timeout, stop_fd);
+	if (!mon_opt.runner) {
+		mon_note(LOG_ERR, "cannot run %s: out of memory",
+			 mon_opt.program);
+		return false;
+	}
+	if (threaded && !mon_program_thread(mon_opt.runner)) {
+		mon_program_end(mon_opt.runner);
+		mon_opt.runner = NULL;
+		return false;
+	}
+	return true;
+}
+
+/* No more reports: the runner ends (see mon_program_end). */
+static void end_runner(void)
+{
+	if (!mon_opt.runner)
+		return;
+	mon_program_end(mon_opt.runner);
+	mon_opt.runner = NULL;
+}
+
 static int watch_forever(void)
 {
 	struct timespec ts = { (time_t)mon_opt.rescan, 0 };
 	unsigned int n = 0;
 	struct mon_watch *w;
+	int sig, stop_fd = -1;
 	sigset_t set;
-	int sig;
 
 	/* the threads inherit the mask: the signals come to sigtimedwait */
-	sigemptyset(&set);
-	sigaddset(&set, SIGTERM);
-	sigaddset(&set, SIGINT);
-	sigaddset(&set, SIGHUP);
+	stop_signals(&set);
 	pthread_sigmask(SIG_BLOCK, &set, NULL);
+	if (mon_opt.program) {
+		stop_fd = eventfd(0, EFD_CLOEXEC);
+		if (!start_runner(stop_fd, true))
+			return BDS_EXIT_FAIL;
+	}
 	scan();
 	announce = true;
 	pthread_mutex_lock(&mon_lock);
@@ -127,6 +183,11 @@ static int watch_forever(void)
 	}
 	pthread_mutex_lock(&mon_lock);
 	mon_note(LOG_INFO, "stopped by signal %d", sig);
+	/* a program that runs is stopped, the queued ones are not run */
+	if (mon_opt.runner) {
+		eventfd_write(stop_fd, 1);
+		end_runner();
+	}
 	/* the watchers are blocked in the kernel: exit ends them */
 	exit(BDS_EXIT_OK);
 }
@@ -154,8 +215,20 @@ static void oneshot_one(const char *name, const char *uuid, void *arg)
 static int oneshot(void)
 {
 	struct oneshot o = { 0, 0, 0 };
+	bool listed;
+	sigset_t set;
 
-	if (bds_vol_dm_available() && !bds_dm_each_volume(oneshot_one, &o)) {
+	/* the reports are queued, and run once the volumes are read */
+	if (mon_opt.program) {
+		stop_signals(&set);
+		sigprocmask(SIG_BLOCK, &set, NULL);
+		if (!start_runner(signalfd(-1, &set, SFD_CLOEXEC), false))
+			return BDS_EXIT_FAIL;
+	}
+	listed = !bds_vol_dm_available() ||
+		 bds_dm_each_volume(oneshot_one, &o);
+	end_runner();
+	if (!listed) {
 		bds_err("cannot list the device-mapper devices (are you root?)");
 		return BDS_EXIT_FAIL;
 	}
@@ -172,17 +245,18 @@ int bds_cmd_monitor(int argc, char **argv)
 	static const struct option lo[] = {
 		{ "oneshot", no_argument, NULL, '1' },
 		{ "program", required_argument, NULL, 'p' },
+		{ "program-timeout", required_argument, NULL, 't' },
 		{ "foreground", no_argument, NULL, 'f' },
 		{ "rescan", required_argument, NULL, 'r' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	bool once = false;
+	bool once = false, timeout = false;
 	u64 secs;
 	int c;
 
 	mon_opt.to_stdout = isatty(STDOUT_FILENO);
-	while ((c = getopt_long(argc, argv, "+1p:fr:h", lo, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+1p:t:fr:h", lo, NULL)) != -1) {
 		switch (c) {
 		case '1':
 			once = true;
@@ -194,6 +268,16 @@ int bds_cmd_monitor(int argc, char **argv)
 				return bds_usage(MONITOR_USAGE);
 			}
 			mon_opt.program = optarg;
+			break;
+		case 't':
+			if (!bds_parse_u64(optarg, &secs) || !secs ||
+			    secs > 3600) {
+				bds_err("--program-timeout %s: not a whole number of seconds from 1 to 3600",
+					optarg);
+				return bds_usage(MONITOR_USAGE);
+			}
+			mon_opt.program_timeout = (unsigned int)secs;
+			timeout = true;
 			break;
 		case 'f':
 			mon_opt.to_stdout = true;
@@ -216,6 +300,10 @@ int bds_cmd_monitor(int argc, char **argv)
 	}
 	if (optind < argc) {
 		bds_err("monitor watches every volume: it takes no names");
+		return bds_usage(MONITOR_USAGE);
+	}
+	if (timeout && !mon_opt.program) {
+		bds_err("--program-timeout: there is no --program to time");
 		return bds_usage(MONITOR_USAGE);
 	}
 	setvbuf(stdout, NULL, _IOLBF, 0);

@@ -2,21 +2,20 @@
 /*
  * bdsadm monitor's reports (see monitor.h): one line to syslog (the
  * journal takes it from there), the same line with the time on stdout
- * with --foreground, and the --program run as
+ * with --foreground, at once, and the report queued for the --program,
+ * which monitor-program.c runs as
  *   PROG EVENT VOLUME [MEMBER-DEVICE]
  * as mdadm --monitor runs its program; the member device is given for
  * member events only.  A member's line gives its error count (status
  * field 7) as read with the change; a later growth of the count is not
- * reported (see monitor-watch.c).  The program is waited for before the next report
- * (they reach it in order): it should be quick.
+ * reported (see monitor-watch.c).  The reports reach the program in the
+ * order they are made here, each once.
  */
 #define _GNU_SOURCE
-#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <syslog.h>
 #include <time.h>
 #include <unistd.h>
@@ -49,33 +48,6 @@ void mon_note(int prio, const char *fmt, ...)
 	vsnprintf(line, sizeof(line), fmt, ap);
 	va_end(ap);
 	out_line(prio, line);
-}
-
-static void run_program(const char *event, const char *vol, const char *dev)
-{
-	pid_t pid;
-	int st;
-
-	fflush(NULL);
-	pid = fork();
-	if (pid < 0) {
-		mon_note(LOG_ERR, "cannot run %s: %s", mon_opt.program,
-			 strerror(errno));
-		return;
-	}
-	if (!pid) {
-		execl(mon_opt.program, mon_opt.program, event, vol, dev,
-		      (char *)NULL);
-		_exit(127);
-	}
-	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
-		;
-	if (!WIFEXITED(st) || WEXITSTATUS(st))
-		mon_note(LOG_WARNING, "%s %s %s%s%s: exit status %d%s",
-			 mon_opt.program, event, vol, dev ? " " : "",
-			 dev ? dev : "", WIFEXITED(st) ? WEXITSTATUS(st) : -1,
-			 WIFEXITED(st) && WEXITSTATUS(st) == 127 ?
-			 " (could not be run: is it an executable path?)" : "");
 }
 
 static const char *or_none(const char *s)
@@ -134,6 +106,7 @@ void mon_report(const char *event, const struct bds_vol *v, int m)
 			 event, v->name, u);
 		out_line(LOG_NOTICE, line);
 	}
-	if (mon_opt.program)
-		run_program(event, v->name, m >= 0 ? d.node : NULL);
+	if (mon_opt.runner)
+		mon_program_queue(mon_opt.runner, event, v->name,
+				  m >= 0 ? d.node : NULL);
 }

@@ -7,11 +7,15 @@
  *                     the ended ones, exit on SIGTERM/SIGINT
  *   monitor-watch.c   one thread per volume: wait for its dm events
  *                     (DM_DEVICE_WAITEVENT) and compare its health
- *   monitor-report.c  a report: syslog, stdout, the --program
+ *   monitor-report.c  a report: syslog, stdout, queued for the --program
+ *   monitor-program.c the --program: the queue of reports, run one at a
+ *                     time outside mon_lock, with a timeout
  *
  * libdevmapper and the status parser (volstat.c, static buffers) are
  * not thread-safe: every call into them is made holding mon_lock, except
- * the blocking wait itself, as dmeventd does.
+ * the blocking wait itself, as dmeventd does.  The --program is never
+ * run holding mon_lock: its queue has a lock of its own, taken for
+ * moments only.
  */
 #ifndef BDS_MONITOR_H
 #define BDS_MONITOR_H
@@ -21,10 +25,14 @@
 
 #include "volstat.h"
 
+struct mon_runner;
+
 struct mon_opts {
 	const char *program;	/* --program, NULL if none */
+	unsigned int program_timeout;	/* --program-timeout, seconds */
 	bool to_stdout;		/* --foreground, or stdout is a terminal */
 	unsigned int rescan;	/* seconds between re-listing the volumes */
+	struct mon_runner *runner;	/* runs the --program; NULL if none */
 };
 
 extern struct mon_opts mon_opt;
@@ -51,7 +59,7 @@ void *mon_watch_thread(void *arg);
 unsigned int mon_compare(const struct bds_vol *before,
 			 const struct bds_vol *now);
 
-/* monitor-report.c, called holding mon_lock. */
+/* monitor-report.c, called holding mon_lock (--oneshot: one thread). */
 /* Event names, as the program gets them. */
 #define MON_FAILED		"MemberFailed"
 #define MON_FOUND_FAILED	"MemberFoundFailed"
@@ -63,5 +71,23 @@ void mon_report(const char *event, const struct bds_vol *v, int m);
 /* A line about the monitor itself (not an event): syslog and stdout. */
 void mon_note(int prio, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+
+/*
+ * monitor-program.c.  A runner of @program, killed after @timeout
+ * seconds, and at once when @stop_fd (which it does not read nor close)
+ * becomes readable: the monitor is stopping.  NULL if out of memory.
+ */
+struct mon_runner *mon_program_new(const char *program, unsigned int timeout,
+				   int stop_fd);
+/* Run the queued reports in a thread of its own; false (said why) if not. */
+bool mon_program_thread(struct mon_runner *r);
+/* Queue a report for the program: PROG EVENT VOL [DEV]; never blocks. */
+void mon_program_queue(struct mon_runner *r, const char *event,
+		       const char *vol, const char *dev);
+/*
+ * No more reports: run those still queued (in the runner's thread, else
+ * in this one) unless the monitor is stopping, then free @r.
+ */
+void mon_program_end(struct mon_runner *r);
 
 #endif /* BDS_MONITOR_H */

@@ -20,10 +20,23 @@
 #           members and whether bds-stripe-assemble.service ran; then it
 #           stops the volume and replays the members' udev add events,
 #           and the packaged rule's bdsadm incremental must assemble it
-#           again; then it powers off
+#           again; then the packaged bds-stripe-monitor.service, with
+#           the unit's hardening and a drop-in that adds a --program
+#           which hangs on MemberFailed, ignoring SIGTERM (a mailer that
+#           never returns): the disks are wiped and made into dm-linear
+#           members of a volume "bdsmon" (dmsetup), one member is
+#           switched to the error target and read; the monitor must
+#           report it (journal) and start the program, which must run
+#           with no signal blocked or ignored, in its own process group,
+#           unable to write to /var/lib (ProtectSystem=strict); then
+#           systemctl stop must end the monitor while the program hangs:
+#           the monitor kills the program's group itself (SIGTERM, then
+#           SIGKILL) and exits 0, within TimeoutStopSec, so that systemd
+#           kills nothing (unit result "success"); then it powers off
 #
-# The guest's console is $BDS_CACHE/deb-boot/boot-{1,2}.log (the images are
-# removed afterwards, the logs stay).  Nothing is
+# The guest's console is $BDS_CACHE/deb-boot/boot-{1,2}.log, boot 2's test
+# lines also in boot-2.txt (the images are removed afterwards, the logs
+# stay).  Nothing is
 # installed on the host and nothing is loaded into its kernel.  TAP output.
 set -uo pipefail
 
@@ -92,10 +105,102 @@ ok $? "guest root: modules.dep lists it (the kernel loads it on demand)"
 
 # The test's own unit and script: not part of the packages.
 mkdir -p "$root/usr/local/lib/bds-test" "$root/var/lib/bds-test"
+# The monitor's --program (a drop-in): it says how it was called and how
+# it runs (the signal state as a command it runs sees it), tries to
+# write to /var/lib, and hangs on MemberFailed, ignoring SIGTERM.
+cat >"$root/usr/local/lib/bds-test/alert" <<'EOS'
+#!/bin/sh
+echo "bds-alert: start pid=$$ pgid=$(cut -d' ' -f5 /proc/$$/stat)" \
+	"$(grep -E '^Sig(Blk|Ign):' /proc/self/status | tr -s '\t\n' '  ')call: $*"
+if touch /var/lib/bds-test/alert-wrote 2>/dev/null; then
+	echo "bds-alert: could write to /var/lib"
+else
+	echo "bds-alert: /var/lib is read-only"
+fi
+[ "$1" = MemberFailed ] || exit 0
+trap '' TERM
+sleep infinity &
+echo "bds-alert: hanging, sleep pid=$!"
+wait
+echo "bds-alert: end"
+EOS
+chmod 0755 "$root/usr/local/lib/bds-test/alert"
+mkdir -p "$root/etc/systemd/system/bds-stripe-monitor.service.d"
+cat >"$root/etc/systemd/system/bds-stripe-monitor.service.d/bds-test.conf" <<'EOS'
+[Service]
+ExecStart=
+ExecStart=/usr/sbin/bdsadm monitor --program /usr/local/lib/bds-test/alert --program-timeout 3600
+EOS
 cat >"$root/usr/local/lib/bds-test/run.sh" <<'EOS'
 #!/bin/sh
 # boot-check.sh's guest side: boot 1 makes the volume, boot 2 reports.
 exec >/dev/ttyS0 2>&1
+mon=bds-stripe-monitor.service
+
+# mon_log_wait TEXT: until the monitor unit's journal holds TEXT (60 s).
+mon_log_wait() {
+	i=0
+	until journalctl -b --no-pager -o cat -u $mon | grep -F -- "$1" >/dev/null; do
+		i=$((i + 1))
+		[ $i -lt 60 ] || return 1
+		sleep 1
+	done
+}
+
+# The packaged monitor, hardened, with the drop-in's --program that
+# hangs: a member of a volume over dm-linear members fails, the report
+# and the program come, and systemctl stop ends the monitor meanwhile.
+monitor_test() {
+	# the member's I/O errors are not to cut into the lines below
+	dmesg -n 1
+	echo "BDS-TEST: monitor $(systemctl is-active $mon) cmd $(systemctl show -p ExecStart --value $mon | sed -n 's/.*argv\[\]=\([^;]*\);.*/\1/p')"
+	systemctl show -p NoNewPrivileges -p ProtectSystem -p ProtectHome -p PrivateTmp \
+		-p DevicePolicy -p DeviceAllow -p RestrictAddressFamilies -p SystemCallFilter \
+		-p TimeoutStopUSec $mon | cut -c1-120 | sed 's/^/BDS-TEST: monitor-prop: /'
+	bdsadm stop bdsboot
+	bdsadm wipe /dev/vdb /dev/vdc /dev/vdd /dev/vde
+	echo "BDS-TEST: wiped rc=$?"
+	i=0
+	for d in vdb vdc vdd vde; do
+		echo "0 $(blockdev --getsz /dev/$d) linear /dev/$d 0" | dmsetup create bdsm$i
+		i=$((i + 1))
+	done
+	# 64 KiB units, groups (bdsm0 bdsm1) (bdsm2 bdsm3): order 0,2,1,3,
+	# unit 2 on bdsm1
+	echo "0 524288 bds-stripe 128 2 2 /dev/mapper/bdsm0 0 /dev/mapper/bdsm1 0 2 /dev/mapper/bdsm2 0 /dev/mapper/bdsm3 0" |
+		dmsetup create bdsmon -u BDS-0d0d0d0d-0000-4000-8000-0000000000b0
+	echo "BDS-TEST: bdsmon $(dmsetup status bdsmon 2>&1)"
+	mon_log_wait "VolumeAppeared: volume bdsmon" && echo "BDS-TEST: monitor saw bdsmon"
+	dmsetup suspend bdsm1
+	echo "0 $(blockdev --getsz /dev/vdc) error" | dmsetup load bdsm1
+	dmsetup resume bdsm1
+	dd if=/dev/mapper/bdsmon of=/dev/null bs=64k skip=2 count=1 iflag=direct 2>/dev/null ||
+		echo "BDS-TEST: unit 2 (bdsm1) read failed"
+	echo "BDS-TEST: bdsmon health $(dmsetup status bdsmon | cut -d' ' -f5)"
+	if mon_log_wait "MemberFailed: volume bdsmon, member 1 " &&
+	   mon_log_wait "bds-alert: hanging"; then
+		echo "BDS-TEST: monitor reported it, the program hangs"
+	fi
+	journalctl -b --no-pager -o cat -u $mon | sed -n 's/^bds-alert: start pid=\([0-9]*\) .*call: MemberFailed .*/\1/p' >/run/alert.pid
+	journalctl -b --no-pager -o cat -u $mon | sed -n 's/^bds-alert: hanging, sleep pid=\([0-9]*\)$/\1/p' >>/run/alert.pid
+	t0=$(date +%s)
+	systemctl stop $mon
+	t1=$(date +%s)
+	echo "BDS-TEST: monitor stop took $((t1 - t0)) s, result $(systemctl show -p Result --value $mon), status $(systemctl show -p ExecMainStatus --value $mon), now $(systemctl is-active $mon)"
+	left=""
+	while read -r p; do
+		if [ -e "/proc/$p" ]; then left="$left $p"; fi
+	done </run/alert.pid
+	echo "BDS-TEST: program pids $(tr '\n' ' ' </run/alert.pid)left:${left:- none}"
+	if [ -e /var/lib/bds-test/alert-wrote ]; then echo "BDS-TEST: the program wrote to /var/lib"; fi
+	journalctl -b --no-pager -o cat -u $mon | sed 's/^/BDS-TEST: monitor-log: /'
+	# the monitor's last lines come as it exits: journald may find it gone
+	# and not know its unit; its syslog ident finds them all
+	journalctl -b --no-pager -o cat -t bdsadm-monitor | sed 's/^/BDS-TEST: monitor-syslog: /'
+	dmsetup remove bdsmon
+	for i in 0 1 2 3; do dmsetup remove bdsm$i; done
+}
+
 udevadm settle
 if [ ! -e /var/lib/bds-test/created ]; then
 	echo "BDS-TEST: boot 1: bdsadm create"
@@ -128,6 +233,7 @@ else
 	while [ ! -b /dev/mapper/bdsboot ] && [ $i -lt 30 ]; do sleep 1; i=$((i + 1)); done
 	if [ -b /dev/mapper/bdsboot ]; then echo "BDS-TEST: udev rule assembled it again"; fi
 	journalctl -b --no-pager -o cat -t bdsadm | sed 's/^/BDS-TEST: bdsadm-log: /'
+	monitor_test
 fi
 echo "BDS-TEST: done"
 systemctl poweroff
@@ -184,17 +290,44 @@ ok $? "boot 1: bdsadm create bdsboot over vdb..vde, bdsadm stop"
 t1=$(date +%s)
 boot 2
 ok $? "boot 2 ended by itself ($(($(date +%s) - t1))s)"
-grep '^BDS-TEST' "$dir/boot-2.log" | sed 's/^/# /'
-grep -q '^BDS-TEST: volume present' "$dir/boot-2.log" &&
-	grep -q '^BDS-TEST: table 0 [0-9]* bds-stripe .*volume ' "$dir/boot-2.log"
+# systemd's console status (the spinner of a job that runs long, as the
+# test's does) can start a line with its text and escape sequences: the
+# checks read the log from each line's BDS-TEST on.
+b2=$dir/boot-2.txt
+sed 's/.*\(BDS-TEST: \)/\1/; s/\r$//' "$dir/boot-2.log" >"$b2"
+grep '^BDS-TEST' "$b2" | sed 's/^/# /'
+grep -q '^BDS-TEST: volume present' "$b2" &&
+	grep -q '^BDS-TEST: table 0 [0-9]* bds-stripe .*volume ' "$b2"
 ok $? "boot 2: /dev/mapper/bdsboot assembled at boot (labelled bds-stripe table)"
-grep -q '^BDS-TEST: assemble unit active success' "$dir/boot-2.log"
+grep -q '^BDS-TEST: assemble unit active success' "$b2"
 ok $? "boot 2: bds-stripe-assemble.service ran and succeeded"
-grep -q '^BDS-TEST: udev vdb BDS_VOLUME_UUID=' "$dir/boot-2.log"
+grep -q '^BDS-TEST: udev vdb BDS_VOLUME_UUID=' "$b2"
 ok $? "boot 2: the packaged udev rule imported the member's label (BDS_VOLUME_UUID)"
-grep -q '^BDS-TEST: stopped rc=0 present=no' "$dir/boot-2.log" &&
-	grep -q '^BDS-TEST: udev rule assembled it again' "$dir/boot-2.log"
+grep -q '^BDS-TEST: stopped rc=0 present=no' "$b2" &&
+	grep -q '^BDS-TEST: udev rule assembled it again' "$b2"
 ok $? "boot 2: stopped, the members' udev events replayed: the rule assembles it"
+grep -q '^BDS-TEST: monitor active cmd /usr/sbin/bdsadm monitor --program /usr/local/lib/bds-test/alert' "$b2" &&
+	grep -q '^BDS-TEST: monitor-prop: NoNewPrivileges=yes' "$b2" &&
+	grep -q '^BDS-TEST: monitor-prop: ProtectSystem=strict' "$b2" &&
+	grep -q '^BDS-TEST: monitor-prop: DevicePolicy=closed' "$b2" &&
+	grep -q '^BDS-TEST: monitor-prop: SystemCallFilter=' "$b2"
+ok $? "boot 2: bds-stripe-monitor.service runs hardened, with the drop-in's --program"
+grep -q '^BDS-TEST: monitor saw bdsmon' "$b2" &&
+	grep -q '^BDS-TEST: bdsmon health ADAA' "$b2" &&
+	grep -q '^BDS-TEST: monitor reported it, the program hangs' "$b2" &&
+	grep -q '^BDS-TEST: monitor-log: MemberFailed: volume bdsmon, member 1 (stripe position 2, /dev/mapper/bdsm1' "$b2"
+ok $? "boot 2: the hardened monitor reports a failed member and starts the program for it"
+grep -Eq '^BDS-TEST: monitor-log: bds-alert: start pid=([0-9]+) pgid=\1 SigBlk: 0+ SigIgn: 0+ call: MemberFailed bdsmon /dev/mapper/bdsm1' "$b2" &&
+	grep -q '^BDS-TEST: monitor-log: bds-alert: /var/lib is read-only' "$b2" &&
+	! grep -q '^BDS-TEST: monitor-log: bds-alert: could write' "$b2" &&
+	! grep -q '^BDS-TEST: the program wrote to /var/lib' "$b2"
+ok $? "boot 2: the program runs with no signal blocked or ignored, in its own process group, /var/lib read-only"
+grep -Eq '^BDS-TEST: monitor stop took ([0-9]|1[0-9]) s, result success, status 0, now inactive' "$b2" &&
+	grep -q '^BDS-TEST: monitor-log: /usr/local/lib/bds-test/alert MemberFailed bdsmon /dev/mapper/bdsm1: still running as the monitor is stopping: SIGTERM' "$b2" &&
+	grep -q '^BDS-TEST: monitor-syslog: /usr/local/lib/bds-test/alert MemberFailed bdsmon /dev/mapper/bdsm1: still running 5 s after SIGTERM: SIGKILL' "$b2" &&
+	grep -Eq '^BDS-TEST: program pids [0-9]+ [0-9]+ left: none' "$b2" &&
+	! grep -Eq '^BDS-TEST: monitor-log: .*(timed out\. Killing|with signal SIGKILL|Failed with result)' "$b2"
+ok $? "boot 2: systemctl stop ends the monitor while the program hangs (under 20 s, exit 0, nothing killed by systemd, the program gone)"
 log "total $(($(date +%s) - t0))s"
 rm -f "$dir"/m?.img "$img" "$dir/vmlinuz" "$dir/initrd.img"
 

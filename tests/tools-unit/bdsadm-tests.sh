@@ -307,6 +307,16 @@ for a in 0 3601 x 1.5; do
 	run monitor --rescan "$a"
 	t "monitor --rescan $a: exit 2" eval 'rc_is 2 && err_has "--rescan $a: not a whole number of seconds"'
 done
+for a in 0 3601 x 1.5; do
+	run monitor --program-timeout "$a"
+	t "monitor --program-timeout $a: exit 2" eval 'rc_is 2 &&
+		err_has "--program-timeout $a: not a whole number of seconds from 1 to 3600"'
+done
+run monitor --oneshot --program-timeout 5
+t "monitor --program-timeout without --program: exit 2" eval 'rc_is 2 &&
+	err_has "--program-timeout: there is no --program to time"'
+run help
+t "help lists --program-timeout" out_has "[--program PROG [--program-timeout SECONDS]]"
 run monitor --program prog.sh
 t "monitor --program with a relative path: exit 2" eval 'rc_is 2 &&
 	err_has "not an executable file given by its absolute path"'
