@@ -9,7 +9,8 @@
 # no dm device and leave no holder:
 #  - missing: member 2's disk wiped (bdsadm wipe);
 #  - duplicate: member 2's labels cloned onto D (a cloned disk);
-#  - stale: members 0 and 2 at generation 2, member 1 at generation 1;
+#  - stale: members 0 and 2 at generation 2, member 1 at generation 1
+#    (named as a stale copy of that member: its disk is missing);
 #  - disagreeing: member 1 of the same generation with another stripe unit;
 #  - name clash: two volumes of one name (bdsadm list says neither
 #    assembles by name); --uuid then assembles one;
@@ -96,7 +97,7 @@ bds-mklabels --name svol "$U1" 128 interleave 2,1 "$A" "$B" "$C" >/dev/null
 bds-mklabels --name svol --gen 2 --only 0 "$U1" 128 interleave 2,1 "$A" "$B" "$C" >/dev/null
 bds-mklabels --name svol --gen 2 --only 2 "$U1" 128 interleave 2,1 "$A" "$B" "$C" >/dev/null
 refused "stale" svol "volume svol ($U1)" "member 1 (UUID" "serial BDSTEST-1 at creation" \
-	"whose label is at generation 1, older than the volume's 2"
+	"carries that member only at generation 1, older than the volume's 2"
 
 # --- disagreeing: same generation, another stripe unit --------------------------------
 bds-mklabels --name svol "$U1" 128 interleave 2,1 "$A" "$B" "$C" >/dev/null
