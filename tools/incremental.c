@@ -265,6 +265,10 @@ static int incremental(const char *dev)
 	}
 	rc = bds_labels_read_path(dev, BDS_READ_TIMEOUT_MS, &sectors, &dl, why,
 				  sizeof(why));
+	if (rc && rc != -ETIMEDOUT && sectors) {
+		bds_err("%s: cannot read its labels: %s", dev, strerror(-rc));
+		return BDS_EXIT_FAIL;
+	}
 	if (rc) {
 		bds_err("%s", why);
 		return BDS_EXIT_FAIL;

@@ -350,7 +350,7 @@ int bds_labels_read_path(const char *path, int timeout_ms, u64 *sectors,
 	if (!t->opened)
 		snprintf(why, whysz, "%s", t->why);
 	else if (rc)
-		snprintf(why, whysz, "%s: cannot read its labels: %s", path,
+		snprintf(why, whysz, "%s: read error: %s", path,
 			 strerror(-rc));
 out:
 	if (pfd[0] >= 0)

@@ -93,9 +93,14 @@ static void look_at(struct bds_scan *s, const char *name)
 	snprintf(path, sizeof(s->paths[0]), "/dev/%s", name);
 	rc = bds_labels_read_path(path, BDS_READ_TIMEOUT_MS, &sectors, &dl,
 				  why, sizeof(why));
-	if (rc == -ETIMEDOUT || (rc && sectors)) {
-		/* a device that cannot be read: said; gone or no node: not */
+	if (rc == -ETIMEDOUT) {
 		fprintf(stderr, "bdsadm: %s; left out\n", why);
+		return;
+	}
+	if (rc && sectors) {
+		/* a device that cannot be read is said; gone or no node is not */
+		fprintf(stderr, "bdsadm: %s: cannot read its labels: %s; left out\n",
+			path, strerror(-rc));
 		return;
 	}
 	if (rc)
