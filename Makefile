@@ -46,7 +46,10 @@ KERNELS ?= 6.1 6.12 7.2
 BDS_CACHE ?= $(HOME)/.cache/bds-stripe
 export BDS_CACHE KERNELS
 
-SRC := dm-bds-stripe.c dm-bds-stripe.h dm-bds-label.h
+# What the module is built from (checkpatch's list: compat-user.h is the
+# userspace side of libbds/compat.h, never compiled into the module).
+SRC := dm-bds-stripe.c dm-bds-stripe.h \
+	$(filter-out libbds/compat-user.h,$(sort $(wildcard libbds/*.[ch])))
 
 all: module
 
@@ -265,7 +268,8 @@ DKMS ?= dkms
 DKMS_NAME := bds-stripe
 DKMS_VERSION := $(shell sed -n 's/.*\.version = { *\([0-9]*\), *\([0-9]*\), *\([0-9]*\) *}.*/\1.\2.\3/p' dm-bds-stripe.c)
 DKMS_SRCTREE ?= /usr/src
-DKMS_FILES := dm-bds-stripe.c dm-bds-stripe.h dm-bds-label.h Kbuild Makefile dkms.conf
+DKMS_FILES := dm-bds-stripe.c dm-bds-stripe.h Kbuild Makefile dkms.conf
+DKMS_LIBBDS := $(sort $(wildcard libbds/*.[ch]))
 # Extra dkms options (e.g. -k <kver> --kernelsourcedir <dir>, --dkmstree).
 DKMS_FLAGS ?=
 
@@ -300,8 +304,9 @@ dkms-sources:
 	@test "$(DKMS_VERSION)" = "$$(sed -n 's/^PACKAGE_VERSION="*\([^"]*\)"*/\1/p' dkms.conf)" || { \
 		echo "dkms.conf PACKAGE_VERSION != $(DKMS_VERSION)" >&2; exit 1; }
 	rm -rf $(DESTDIR)$(DKMS_SRCTREE)/$(DKMS_NAME)-$(DKMS_VERSION)
-	install -d $(DESTDIR)$(DKMS_SRCTREE)/$(DKMS_NAME)-$(DKMS_VERSION)
+	install -d $(DESTDIR)$(DKMS_SRCTREE)/$(DKMS_NAME)-$(DKMS_VERSION)/libbds
 	install -m 0644 $(DKMS_FILES) $(DESTDIR)$(DKMS_SRCTREE)/$(DKMS_NAME)-$(DKMS_VERSION)/
+	install -m 0644 $(DKMS_LIBBDS) $(DESTDIR)$(DKMS_SRCTREE)/$(DKMS_NAME)-$(DKMS_VERSION)/libbds/
 
 dkms-install: dkms-sources
 	$(DKMS) add -m $(DKMS_NAME) -v $(DKMS_VERSION) --sourcetree $(DKMS_SRCTREE) $(DKMS_FLAGS)

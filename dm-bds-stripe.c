@@ -7,149 +7,17 @@
  * Table: <chunk_sectors> <#groups> <group>... [<#opt_args> <opt_arg>...]
  *        <group> = <#devs> (<dev_path> <offset>)...
  *
- * The layout arithmetic lives in dm-bds-stripe.h and the member label in
- * dm-bds-label.h, both shared with the tools and the userspace tests;
- * this file is the kernel glue.
+ * The layout arithmetic, the table's words and the member label live in
+ * libbds/, compiled into this module and into the tools and the
+ * userspace tests; dm-bds-stripe.h holds the target's structures and its
+ * one compatibility section; this file is the kernel glue.
  */
-#include <linux/blkdev.h>
-#include <linux/device-mapper.h>
 #include <linux/module.h>
-#include <linux/percpu.h>
 #include <linux/slab.h>
-#include <linux/workqueue.h>
 
 #include "dm-bds-stripe.h"
-#include "dm-bds-label.h"
 
 #define DM_MSG_PREFIX "bds-stripe"
-
-/* Raise a table event for the first few errors of a member, as striped. */
-#define BDS_ERROR_EVENTS	15
-
-/*
- * Compatibility with older kernels goes here, and only here.  Most
- * interfaces the target uses are the same from 6.1 on (io_min, io_opt and
- * chunk_sectors are plain queue_limits fields, dm_table_get_mode() hides
- * the fmode_t -> blk_mode_t change of 6.5).  What differs is which
- * per-bio hints a bio carries, and a member piece must keep them.  Kbuild
- * probes the headers for them:
- *   BDS_HAVE_BI_WRITE_HINT: 6.9, "block, fs: restore the per-bio/request
- *     data lifetime fields", brought back bio->bi_write_hint;
- *   BDS_HAVE_BI_WRITE_STREAM: 6.16, "block: add a bi_write_stream field".
- * Device-mapper itself may send empty flushes straight to the devices of
- * a table whose targets only pass them on, as this one does:
- *   BDS_HAVE_FLUSH_BYPASSES_MAP: "dm: optimize flushes" (after 6.1,
- *     present in 6.12).
- * Atomic writes (REQ_ATOMIC) reach a target only when it says it takes
- * them:
- *   BDS_HAVE_ATOMIC_WRITES: 6.14, "dm-table: atomic writes support",
- *     added DM_TARGET_ATOMIC_WRITES.
- * A queue's max_discard_sectors is derived from max_hw_discard_sectors
- * when its limits are committed, so io_hints can raise the latter:
- *   BDS_HAVE_USER_DISCARD_LIMIT: 6.9, "block: add a
- *     max_user_discard_sectors queue limit" (6.1 keeps the two apart).
- * The labels' CRC-32C is dm-bds-label.h's own table code on every
- * kernel: the kernel's crc32c() comes from the libcrc32c module on 6.1
- * and 6.12 (<linux/crc32c.h>) and from the crc32 library on 7.2
- * (<linux/crc32.h>), a dependency that differs per kernel for a few
- * checksums per table load.
- */
-static inline void bds_set_flush_bypass(struct dm_target *ti)
-{
-#ifdef BDS_HAVE_FLUSH_BYPASSES_MAP
-	ti->flush_bypasses_map = true;
-#endif
-}
-
-#ifdef BDS_HAVE_ATOMIC_WRITES
-#define BDS_TARGET_ATOMIC_WRITES	DM_TARGET_ATOMIC_WRITES
-
-/*
- * An atomic write must reach one member whole: never split one.  It can
- * only span stripe units when the target does not start on a unit
- * boundary of the device (a table of several targets).  Fail it as the
- * block layer fails an atomic write it cannot take.
- */
-static inline bool bds_fail_atomic_split(struct bio *bio)
-{
-	if (!(bio->bi_opf & REQ_ATOMIC))
-		return false;
-	bio->bi_status = BLK_STS_INVAL;
-	bio_endio(bio);
-	return true;
-}
-#else
-#define BDS_TARGET_ATOMIC_WRITES	0
-static inline bool bds_fail_atomic_split(struct bio *bio)
-{
-	return false;
-}
-#endif
-
-/*
- * Let one discard give each member as much as it takes (see
- * bds_discard_limit()), as striped does on 7.x; only where the raise
- * takes effect.
- */
-static inline void bds_raise_discard_limit(struct queue_limits *limits,
-					   const struct bds_layout *l)
-{
-#ifdef BDS_HAVE_USER_DISCARD_LIMIT
-	limits->max_hw_discard_sectors =
-		bds_discard_limit(l, limits->max_hw_discard_sectors);
-#endif
-}
-
-static inline void bds_copy_hints(struct bio *to, const struct bio *from)
-{
-	to->bi_ioprio = from->bi_ioprio;
-#ifdef BDS_HAVE_BI_WRITE_HINT
-	to->bi_write_hint = from->bi_write_hint;
-#endif
-#ifdef BDS_HAVE_BI_WRITE_STREAM
-	to->bi_write_stream = from->bi_write_stream;
-#endif
-}
-
-struct bds_member {
-	struct dm_dev *dev;
-	sector_t offset;
-	atomic_t errors;
-};
-
-/* Per-CPU, per-group I/O counters, summed for "dmsetup status". */
-struct bds_group_stats {
-	u64 reads;
-	u64 writes;
-	u64 read_sectors;
-	u64 write_sectors;
-};
-
-struct bds_ctx {
-	struct dm_target *ti;
-	struct bds_layout layout;
-	struct bds_slot *slots;		/* a weighted layout's W slots, or NULL */
-	sector_t member_len;		/* sectors of a member of weight 1 */
-	bool volume_given;		/* "volume <uuid>": labels checked */
-	u8 volume_uuid[BDS_UUID_LEN];
-	struct bds_group_stats __percpu *stats;
-	struct work_struct trigger_event;
-	struct bio_set pieces;
-	struct bds_member members[];
-};
-
-/*
- * A member's share of a read or write that spans several stripe units:
- * that member's stripe units of the bio, which are contiguous on the
- * member, gathered into one bio.  The pieces of one bio form a ring in
- * position order while they are built.
- */
-struct bds_piece {
-	struct bds_ctx *sc;
-	struct bds_piece *next;
-	u32 member;
-	struct bio bio;		/* last: the bio_set's front_pad ends here */
-};
 
 /* Refuse a table: @msg is a static string, kept by dm for its log. */
 static int bds_refuse(char **error, const char *msg)
@@ -363,10 +231,10 @@ static int bds_check_label(struct bds_ctx *sc, unsigned int m,
 	struct bds_member *mb = &sc->members[m];
 	const char *why = NULL;
 
-	if (memcmp(l->volume_uuid, sc->volume_uuid, BDS_UUID_LEN)) {
+	if (memcmp(l->volume_uuid, sc->table.volume_uuid, BDS_UUID_LEN)) {
 		DMERR("member %u (%s): label of volume %pUb (%s), the table names %pUb",
 		      m, mb->dev->name, l->volume_uuid, l->name,
-		      sc->volume_uuid);
+		      sc->table.volume_uuid);
 		why = "Member's label is of another volume";
 	} else if (l->member_index != m) {
 		DMERR("member %u (%s): its label gives it position %u",
@@ -497,8 +365,7 @@ static int bds_ctr(struct dm_target *ti, unsigned int argc, char **argv)
 			       BDS_MSG_LEN_WIDTH);
 		goto bad_layout;
 	}
-	sc->volume_given = args.volume_given;
-	memcpy(sc->volume_uuid, args.volume_uuid, BDS_UUID_LEN);
+	sc->table = args;
 	INIT_WORK(&sc->trigger_event, bds_trigger_event);
 
 	sc->stats = __alloc_percpu(sizeof(*sc->stats) * args.nr_groups,
@@ -522,7 +389,7 @@ static int bds_ctr(struct dm_target *ti, unsigned int argc, char **argv)
 		}
 	}
 
-	if (sc->volume_given) {
+	if (sc->table.volume_given) {
 		r = bds_check_labels(sc);
 		if (r)
 			goto bad_members;
@@ -1020,12 +887,30 @@ static void bds_emit_weights(const struct bds_layout *l, const char *key,
 	*szp = sz;
 }
 
+/* Member @m's words for the table text: "MAJ:MIN" and its offset. */
+static const char *bds_member_dev(const void *ctx, u32 m)
+{
+	const struct bds_ctx *sc = ctx;
+
+	return sc->members[m].dev->name;
+}
+
+static u64 bds_member_offset(const void *ctx, u32 m)
+{
+	const struct bds_ctx *sc = ctx;
+
+	return sc->members[m].offset;
+}
+
 static void bds_status(struct dm_target *ti, status_type_t type,
 		       unsigned int status_flags, char *result,
 		       unsigned int maxlen)
 {
 	struct bds_ctx *sc = ti->private;
 	struct bds_layout *l = &sc->layout;
+	const struct bds_table_members members = {
+		.dev = bds_member_dev, .offset = bds_member_offset, .ctx = sc,
+	};
 	struct bds_group_stats sum;
 	unsigned int sz = 0, m, g;
 
@@ -1051,23 +936,12 @@ static void bds_status(struct dm_target *ti, status_type_t type,
 		break;
 
 	case STATUSTYPE_TABLE:
-		DMEMIT("%u %u", l->chunk, l->nr_groups);
-		for (m = 0, g = 0; g < l->nr_groups; g++) {
-			DMEMIT(" %u", l->group_size[g]);
-			for (; m < l->nr_members && l->group_of[m] == g; m++)
-				DMEMIT(" %s %llu", sc->members[m].dev->name,
-				       (u64)sc->members[m].offset);
+		/* the tools write tables with the same code (libbds/table.c) */
+		if (sz < maxlen) {
+			bds_table_write(result + sz, maxlen - sz, &sc->table,
+					&members);
+			sz += strnlen(result + sz, maxlen - sz);
 		}
-		if (l->mode != BDS_LAYOUT_INTERLEAVE || sc->volume_given ||
-		    sc->slots)
-			DMEMIT(" %u", (l->mode != BDS_LAYOUT_INTERLEAVE ? 2 : 0) +
-			       (sc->volume_given ? 2 : 0) + (sc->slots ? 2 : 0));
-		if (l->mode != BDS_LAYOUT_INTERLEAVE)
-			DMEMIT(" layout %s", bds_layout_word(l));
-		if (sc->volume_given)
-			DMEMIT(" volume %pUb", sc->volume_uuid);
-		if (sc->slots)
-			bds_emit_weights(l, " weights ", ",", result, maxlen, &sz);
 		break;
 
 	case STATUSTYPE_IMA:
@@ -1094,8 +968,8 @@ static void bds_status(struct dm_target *ti, status_type_t type,
 		for (m = 0; m < l->nr_members; m++)
 			DMEMIT("%c", atomic_read(&sc->members[m].errors) ?
 			       'D' : 'A');
-		if (sc->volume_given)
-			DMEMIT(",volume_uuid=%pUb", sc->volume_uuid);
+		if (sc->table.volume_given)
+			DMEMIT(",volume_uuid=%pUb", sc->table.volume_uuid);
 		if (sc->slots)
 			bds_emit_weights(l, ",weights=", "+", result, maxlen, &sz);
 		DMEMIT(";");

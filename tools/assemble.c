@@ -10,16 +10,7 @@
 
 void bds_uuid_format(const u8 *u, char *out)
 {
-	static const char hex[] = "0123456789abcdef";
-	int i, o = 0;
-
-	for (i = 0; i < BDS_UUID_LEN; i++) {
-		if (i == 4 || i == 6 || i == 8 || i == 10)
-			out[o++] = '-';
-		out[o++] = hex[u[i] >> 4];
-		out[o++] = hex[u[i] & 15];
-	}
-	out[o] = '\0';
+	bds_uuid_text(u, out);
 }
 
 bool bds_uuid_parse(const char *s, u8 *u)

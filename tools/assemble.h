@@ -49,42 +49,8 @@
 #ifndef BDS_ASSEMBLE_H
 #define BDS_ASSEMBLE_H
 
-#include "../dm-bds-label.h"
-
-/*
- * The weights of a label's volume (Documentation/bds-stripe.rst,
- * Weights): member m holds weight[m] stripe units of every cycle of W
- * (their sum), and a label's data_sectors is its own member's share,
- * weight x the data of a member of weight 1.  Without weights W is N
- * and every member's data is the same.
- */
-static inline u32 bds_label_slots(const struct bds_label *l)
-{
-	u32 m, w = 0;
-
-	for (m = 0; m < l->nr_members && m < BDS_MAX_MEMBERS; m++)
-		w += l->weight[m];
-	return w;
-}
-
-static inline bool bds_label_weighted(const struct bds_label *l)
-{
-	return bds_label_slots(l) != l->nr_members;
-}
-
-/* Sectors of a member of weight 1 (the decoder checked the division). */
-static inline u64 bds_label_unit(const struct bds_label *l)
-{
-	u32 w = l->weight[l->member_index];
-
-	return w ? l->data_sectors / w : 0;
-}
-
-/* Member @m's data sectors, as the volume of label @l gives them. */
-static inline u64 bds_label_member_data(const struct bds_label *l, u32 m)
-{
-	return bds_label_unit(l) * l->weight[m];
-}
+#include "../libbds/label.h"
+#include "../libbds/table.h"
 
 /* A device that holds a valid label (the copy bds_label_pick() chose). */
 struct bds_found {

@@ -29,7 +29,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "../dm-bds-label.h"
+#include "../libbds/label.h"
 
 #define BDS_CONF_MAX_FOREIGN	64
 

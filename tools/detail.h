@@ -8,7 +8,7 @@
 
 #include <limits.h>
 
-#include "../dm-bds-label.h"
+#include "../libbds/label.h"
 #include "plan.h"
 #include "volstat.h"
 

@@ -14,7 +14,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "../dm-bds-stripe.h"
+#include "../libbds/layout.h"
+#include "../libbds/table.h"
 
 #define BDS_DM_UUID_PREFIX	"BDS-"
 /* The mirror of a bdsadm replace: "BDSR-<volume uuid>" (no volume). */

@@ -7,7 +7,8 @@
 
 #include <stdio.h>
 
-#include "../dm-bds-stripe.h"
+#include "../libbds/layout.h"
+#include "../libbds/table.h"
 
 /* "4 GiB", "1.50 GiB", "512 B": truncated, never more than there is. */
 const char *bds_human(u64 bytes, char *buf, size_t sz);

@@ -12,7 +12,7 @@
 #ifndef BDS_LABEL_IO_H
 #define BDS_LABEL_IO_H
 
-#include "../dm-bds-label.h"
+#include "../libbds/label.h"
 
 /* A member device, opened by bds_dev_open(). */
 struct bds_dev {

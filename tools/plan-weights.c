@@ -15,7 +15,7 @@
 #include "plan.h"
 #include "fmt.h"
 #include "weights.h"
-#include "../dm-bds-label.h"
+#include "../libbds/label.h"
 
 #include <string.h>
 

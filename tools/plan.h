@@ -30,7 +30,8 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "../dm-bds-stripe.h"
+#include "../libbds/layout.h"
+#include "../libbds/table.h"
 
 /* The target's version (tools/sources.mk passes it in). */
 #ifndef BDS_VERSION

@@ -4,6 +4,9 @@
 # tests (tests/tools-unit/Makefile, which builds them with sanitizers).
 # One file per job: see bdsadm.c and plan.h.
 
+# The code bdsadm shares with the kernel target, compiled into both.
+LIBBDS_SRC := ../libbds/crc32c.c ../libbds/label.c ../libbds/layout.c \
+	../libbds/table.c
 BDSADM_PLAN_SRC := util.c topology.c fabrics.c checks.c groups.c plan.c plan-weights.c \
 	weights.c summary.c \
 	dmsetup.c plan-cmd.c
@@ -13,8 +16,11 @@ BDSADM_SRC := bdsadm.c create.c assemble-cmd.c stop.c incremental.c \
 	monitor-cmd.c monitor-watch.c monitor-report.c monitor-program.c member-dev.c \
 	check-cmd.c check-read.c replace.c replace-copy.c replace-rescue.c replace-seg.c \
 	replace-abort.c run-lock.c config.c import.c \
-	$(BDSADM_PLAN_SRC)
+	$(BDSADM_PLAN_SRC) $(LIBBDS_SRC)
 BDSADM_LIBS := -ldevmapper -lblkid -lpthread
+# The test build only (make test-build): the hooks the VM tests drive.
+BDSADM_TEST_SRC := test-hooks.c
+BDSADM_TEST_CPPFLAGS := -DBDS_TEST_HOOKS
 
 # The version of the tools is the target's (.version in dm-bds-stripe.c),
 # as for DKMS: one place for both.

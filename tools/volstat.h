@@ -22,7 +22,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "../dm-bds-stripe.h"
+#include "../libbds/layout.h"
+#include "../libbds/table.h"
 #include "dm.h"
 
 /* The four counters of one group (status field 6). */

@@ -9,7 +9,7 @@
 
 #include <stddef.h>
 
-#include "../dm-bds-label.h"
+#include "../libbds/label.h"
 #include "dm.h"
 
 /* The volume's length in sectors. */

@@ -34,7 +34,8 @@
 
 #include <stdbool.h>
 
-#include "../dm-bds-stripe.h"
+#include "../libbds/layout.h"
+#include "../libbds/table.h"
 
 /* Differences below 1 / WT_TIE of the best are ties. */
 #define WT_TIE		1000

@@ -14,7 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dm-bds-stripe.h"
+#include "libbds/layout.h"
+#include "libbds/table.h"
 
 #define FUZZ_CHECK(cond, ...)						\
 	do {								\

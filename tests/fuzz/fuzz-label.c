@@ -56,7 +56,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dm-bds-label.h"
+#include "libbds/crc32c.h"
+#include "libbds/label.h"
 #include "fuzz-check.h"
 
 #define FLAG_BYTE	148

@@ -28,7 +28,8 @@
 
 #include <errno.h>
 
-#include "dm-bds-stripe.h"
+#include "libbds/layout.h"
+#include "libbds/table.h"
 #include "fuzz-check.h"
 
 /* A table line in dm is limited by the ioctl buffer; keep ours small. */

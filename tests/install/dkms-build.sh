@@ -95,7 +95,7 @@ ok $? "dkms.conf PACKAGE_VERSION ($dcf) = module .version ($version)"
 # Scratch copy of the tree for "make install" (it builds in place).
 tree=$tmp/tree
 mkdir -p "$tree/tools"
-cp "$top/Makefile" "$top/Kbuild" "$top/$mod.c" "$top/$mod.h" "$top/dm-bds-label.h" \
+cp -r "$top/Makefile" "$top/Kbuild" "$top/$mod.c" "$top/$mod.h" "$top/libbds" \
 	"$top/dkms.conf" "$tree/"
 cp "$top/tools/Makefile" "$top/tools/sources.mk" "$top"/tools/*.in "$top"/tools/*.c "$top"/tools/*.h \
 	"$top"/tools/*.8 "$tree/tools/"

@@ -20,7 +20,7 @@ for series in ${KERNELS:-6.1 6.12}; do
 	dir=$cache/lint/$series
 	rm -rf "$dir"
 	mkdir -p "$dir"
-	cp "$top"/dm-bds-stripe.c "$top"/dm-bds-stripe.h "$top"/dm-bds-label.h "$top"/Kbuild "$dir"/
+	cp -r "$top"/dm-bds-stripe.c "$top"/dm-bds-stripe.h "$top"/libbds "$top"/Kbuild "$dir"/
 	log=$dir/build.log
 	rc=0
 	if [ -n "$BUILD_ROOT" ]; then

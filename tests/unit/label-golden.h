@@ -16,7 +16,7 @@
 #include <string.h>
 #endif
 
-#include "../../dm-bds-label.h"
+#include "../../libbds/label.h"
 
 #define GOLDEN_MEMBER_SECTORS	4194304ULL	/* 2 GiB */
 

@@ -24,7 +24,8 @@
  *
  * Usage: test-label GOLDEN-FILE WEIGHTED-GOLDEN-FILE OWNER-GOLDEN-FILE
  */
-#include "dm-bds-label.h"	/* first: the header is self-contained */
+#include "libbds/label.h"	/* first: the header is self-contained */
+#include "libbds/crc32c.h"
 
 #include <stdarg.h>
 #include <stdio.h>

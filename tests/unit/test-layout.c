@@ -14,7 +14,8 @@
  * in the environment to try another seed.
  */
 /* first, to prove that the header is self-contained */
-#include "dm-bds-stripe.h"
+#include "libbds/layout.h"
+#include "libbds/table.h"
 
 #include <stdint.h>
 #include <stdarg.h>

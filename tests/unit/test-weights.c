@@ -22,7 +22,8 @@
  *
  * Output is TAP; the last line is "N passed, N failed".
  */
-#include "dm-bds-stripe.h"
+#include "libbds/layout.h"
+#include "libbds/table.h"
 
 #include <stdint.h>
 #include <stdlib.h>

@@ -34,7 +34,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
-#include "../../../dm-bds-label.h"
+#include "../../../libbds/label.h"
 
 static void die(const char *what, const char *dev)
 {

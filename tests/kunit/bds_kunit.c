@@ -52,8 +52,10 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 
-#include "../../dm-bds-stripe.h"
-#include "../../dm-bds-label.h"
+#include "libbds/crc32c.h"
+#include "libbds/label.h"
+#include "libbds/layout.h"
+#include "libbds/table.h"
 #include "../unit/label-golden.h"
 
 struct bds_kgeom {
