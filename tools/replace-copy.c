@@ -38,41 +38,6 @@ void rpl_catch_signals(void)
 	sigaction(SIGTERM, &sa, NULL);
 }
 
-void rpl_crash_point(const char *point)
-{
-	const char *want = getenv("BDSADM_TEST_CRASH_AT");
-	const char *kill_at = getenv("BDSADM_TEST_KILL_AT");
-	const char *run_at = getenv("BDSADM_TEST_RUN_AT");
-	const char *run = getenv("BDSADM_TEST_RUN");
-	FILE *f;
-
-	if (run_at && run && !strcmp(run_at, point)) {
-		fprintf(stderr, "bdsadm: BDSADM_TEST_RUN_AT=%s: running %s (a test hook)\n",
-			point, run);
-		fflush(stderr);
-		if (system(run))
-			fprintf(stderr, "bdsadm: the test hook failed\n");
-	}
-	if (kill_at && !strcmp(kill_at, point)) {
-		fprintf(stderr, "bdsadm: BDSADM_TEST_KILL_AT=%s: killed here (a test hook)\n",
-			point);
-		fflush(stderr);
-		raise(SIGKILL);
-	}
-	if (!want || strcmp(want, point))
-		return;
-	fprintf(stderr, "bdsadm: BDSADM_TEST_CRASH_AT=%s: cutting the power here (a test hook)\n",
-		point);
-	fflush(stderr);
-	f = fopen("/proc/sysrq-trigger", "w");
-	if (f) {
-		fputc('b', f);
-		fclose(f);
-	}
-	sleep(10);
-	fprintf(stderr, "bdsadm: the power cut at %s did not happen\n", point);
-	exit(99);
-}
 
 /* Parse a mirror status line; false if it is not one. */
 static bool parse_status(const char *line, char *leg0, size_t lsz,

@@ -21,7 +21,8 @@
 
 #include <limits.h>
 
-#include "../dm-bds-stripe.h"
+#include "../libbds/layout.h"
+#include "../libbds/table.h"
 #include "assemble.h"
 #include "check.h"
 #include "dm.h"
@@ -160,16 +161,21 @@ struct rpl_patch {
 int rpl_copy_regions(struct rpl_patch *pt);
 
 /*
- * A test hook: when BDSADM_TEST_CRASH_AT names @point, the machine is
- * rebooted at once (sysrq 'b', as a power cut would stop it), so that
- * the tests can check that a crash there loses nothing.  The points:
- * mirror-made (the volume suspended), copy-started, copy-half, in-sync,
- * new-labelled, one-primary, committed, reloaded (bdsadm.8,
- * ENVIRONMENT).  BDSADM_TEST_KILL_AT names a point where the process
- * kills itself (SIGKILL) instead; BDSADM_TEST_RUN_AT one where it runs
- * the shell command BDSADM_TEST_RUN and waits for it.
+ * The points of a replace where the tests cut the power, kill bdsadm or
+ * run a command: mirror-made (the volume suspended), copy-started,
+ * copy-half, in-sync, new-labelled, one-primary, committed, reloaded.
+ * Only the test build has them (BDS_TEST_HOOKS, test-hooks.c: 'make -C
+ * tools test-build', which tests/vm/run-suite runs); in bdsadm as it is
+ * installed they are nothing.
  */
+#ifdef BDS_TEST_HOOKS
 void rpl_crash_point(const char *point);
+#else
+static inline void rpl_crash_point(const char *point)
+{
+	(void)point;
+}
+#endif
 
 /*
  * replace --abort NAME, in replace-abort.c: end a replace whose process

@@ -17,7 +17,8 @@
 # ./bds-stripe-tools_*.deb must pull in dkms and the libraries from the
 # mirror, DKMS must build and install dm-bds-stripe for the root's headers
 # (6.1.* or 7.*: vermagic, name, license), bdsadm --version must print the
-# target's version, the udev rule and the enabled units must be in place;
+# target's version and hold no test hook, the udev rule and the enabled
+# units must be in place;
 # apt-get remove must take the module, its DKMS tree and sources and the
 # tools away; apt-get purge, then autoremove --purge of what the install
 # pulled in, must leave the root's files as they were before the install
@@ -220,6 +221,10 @@ check_suite() { # $1 = suite, $2 = cached root, $3 = kernel ERE
 	out=$(in_root "$root" bds-stripe-table --version 2>&1)
 	[[ "$out" == *"$version"* ]]
 	ok $? "$suite: bds-stripe-table --version prints $version"
+	# the test build's hooks (tools/test-hooks.c) are never packaged
+	[ -f "$root/usr/sbin/bdsadm" ] &&
+		! grep -aq 'BDSADM_TEST_' "$root/usr/sbin/bdsadm"
+	ok $? "$suite: the packaged bdsadm has no test hooks (no BDSADM_TEST_ in it)"
 	grep -q 'IMPORT{program}="/usr/sbin/bdsadm examine --export' \
 		"$root/lib/udev/rules.d/69-bds-stripe.rules" 2>/dev/null
 	ok $? "$suite: udev rule 69-bds-stripe.rules runs /usr/sbin/bdsadm"
