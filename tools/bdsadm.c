@@ -4,7 +4,7 @@
  *
  * Each verb lives in a file of its own (plan-cmd.c, examine.c, wipe.c);
  * the plan steps are listed in plan.h; the label format is
- * dm-bds-label.h, its I/O label-io.c, the assembly decision assemble.c.
+ * libbds/label.c, its I/O label-io.c, the assembly decision assemble.c.
  * Called as bds-stripe-table it is that tool (bdsadm plan, and --create
  * for an unlabelled volume).  See bdsadm.8.
  */

@@ -7,7 +7,7 @@
  * terminal, a line every 10 s otherwise).  Each unreadable range is
  * printed on stdout by member (table index, device, sectors on the
  * device) and by the volume sectors that map there (the target's own
- * layout, bds_unmap_sector() of dm-bds-stripe.h); ranges are inclusive,
+ * layout, bds_unmap_sector() of libbds/layout.h); ranges are inclusive,
  * in 512-byte sectors.  The members are read directly, not through the
  * volume, so the volume's health string does not change.
  *

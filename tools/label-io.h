@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Reading, writing and erasing the two label copies of one member
- * (dm-bds-label.h) through an open file descriptor: a block device, or a
+ * (libbds/label.c) through an open file descriptor: a block device, or a
  * regular file in the tests.  Only this file does label I/O in bdsadm.
  *
  * Reads and writes bypass the page cache (O_DIRECT) where the device

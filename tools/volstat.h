@@ -2,7 +2,7 @@
 /*
  * An active bds-stripe volume as device-mapper reports it, for bdsadm
  * list and detail: its table (parsed by the target's own parser,
- * bds_parse_table() of dm-bds-stripe.h) and its status line, whose
+ * bds_parse_table() of libbds/table.c) and its status line, whose
  * fields Documentation/bds-stripe.rst numbers:
  *
  *   1 N  2 health (A or D per member, table order)  3 layout word

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * libFuzzer target: the on-disk member label reader, bds_label_decode()
- * of dm-bds-label.h, the code the kernel runs on every member it opens.
+ * of libbds/label.c, the code the kernel runs on every member it opens.
  *
  * Each input is decoded twice:
  *  - raw: the input as it is, in a heap buffer of exactly its length, so

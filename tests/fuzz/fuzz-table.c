@@ -13,7 +13,7 @@
  * words: no device is opened.
  *
  * Each table goes through two parsers that must agree word for word:
- *  - the kernel's own bds_parse_table() from dm-bds-stripe.h, the very
+ *  - the kernel's own bds_parse_table() from libbds/table.c, the very
  *    code the target's constructor runs;
  *  - model_parse() below, written from Documentation/bds-stripe.rst,
  *    applying the kernel's checks in the same order.

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * KUnit tests of the bds-stripe layout arithmetic and table parser,
- * compiled from the same dm-bds-stripe.h the target is built from, so
+ * compiled from the same libbds the target is built from, so
  * that they check the code the kernel runs, with the kernel's compiler
  * flags, under KASAN and UBSAN when the kernel has them.
  *
@@ -41,7 +41,7 @@
  *                         accept, with their sum); weights all 1 leave
  *                         the layout as it is, without slot arrays
  *   label_golden          the golden label of tests/unit/label-golden.h,
- *                         encoded by the kernel's build of dm-bds-label.h:
+ *                         encoded by the kernel's build of libbds/label.c:
  *                         the crc the userspace golden vector pins
  *                         (0x4a8b05a8), decoded back to the same label, a
  *                         flipped bit refused; the owned golden label the

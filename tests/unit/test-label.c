@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests for the on-disk member label (dm-bds-label.h).
+ * Unit tests for the on-disk member label (libbds/label.c).
  *
  *   - CRC-32C against published check values;
  *   - the golden vector (golden/label-v1.bin): decoded field by field

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests for the bds-stripe layout arithmetic (dm-bds-stripe.h).
+ * Unit tests for the bds-stripe layout arithmetic (libbds/layout.c).
  *
  * Every property is checked against a model written here from the
  * specification, not against the header's own helpers.  The placement

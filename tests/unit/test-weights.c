@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests for weighted layouts (dm-bds-stripe.h: bds_weights_check(),
+ * Unit tests for weighted layouts (libbds/layout.c: bds_weights_check(),
  * bds_layout_weigh() and the mapping through a cycle of W slots).
  *
  * The placement model here is written from the text of issue 14 and

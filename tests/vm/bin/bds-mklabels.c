@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * bds-mklabels - test fixture for the guests: write bds-stripe member
- * labels (dm-bds-label.h, both copies) onto block devices and print the
+ * labels (libbds/label.c, both copies) onto block devices and print the
  * table that goes with them, "volume <uuid>" included.  bdsadm create
  * will do this for real (with its checks); the VM tests of the kernel's
  * label check need labelled members before it exists.
