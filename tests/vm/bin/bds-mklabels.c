@@ -35,6 +35,7 @@
 #include <unistd.h>
 
 #include "../../../libbds/label.h"
+#include "../../../libbds/table.h"
 
 static void die(const char *what, const char *dev)
 {
