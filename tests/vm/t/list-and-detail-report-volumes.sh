@@ -211,16 +211,16 @@ check "... names assemble" has $D.err "'bdsadm assemble $VOL' activates one"
 bdsadm_to $L list
 check "list: nothing active" has $L "Active volumes: none"
 check "list: vol on disks, 3/3, would assemble" \
-	grep -qE "^  $VOL +$U +[0-9.]+ [KMG]iB +3/3 +yes +/dev/" $L
+	grep -qE "^  $VOL +$U +[0-9.]+ [KMG]iB +3/3 +yes +none +/dev/" $L
 bdsadm_to $J list --json
 check "list --json: nothing active" has $J '{"active": [],'
 check "list --json: vol inactive, complete" has $J \
-	"{\"name\": \"$VOL\", \"uuid\": \"$U\", \"size_sectors\": $SIZE, \"members\": 3, \"present\": 3, \"generation\": 1, \"assemble\": true, \"reason\": null, \"devices\": ["
+	"{\"name\": \"$VOL\", \"uuid\": \"$U\", \"size_sectors\": $SIZE, \"members\": 3, \"present\": 3, \"generation\": 1, \"assemble\": true, \"reason\": null, \"owner\": null, \"foreign\": false, \"devices\": ["
 
 # shellcheck disable=SC2154
 run bdsadm wipe "/dev/$KNAME_2"
 bdsadm_to $L list
-check "list: vol 2/3, would not assemble" grep -qE "^  $VOL +$U +[0-9.]+ [KMG]iB +2/3 +no +/dev/" $L
+check "list: vol 2/3, would not assemble" grep -qE "^  $VOL +$U +[0-9.]+ [KMG]iB +2/3 +no +none +/dev/" $L
 check "list: why (assemble's reason)" grep -qE \
 	"^  $VOL: volume $VOL \\($U\\): member 2 \\(UUID [0-9a-f-]+, serial [^ ]+ at creation, controller [^ ]+\\) is missing \\(1 of 3 members missing\\)" $L
 bdsadm_to $J list --json
