@@ -43,6 +43,16 @@ const char *bds_label_error(enum bds_label_err err)
 		return "label controller or serial text not printable or not NUL-padded";
 	case BDS_LABEL_ERR_OWNER:
 		return "label owner (system ID) invalid, or not as its compat bit says";
+	case BDS_LABEL_ERR_RESHAPE:
+		return "label restripe section not as its incompat bit says";
+	case BDS_LABEL_ERR_RESHAPE_GEOMETRY:
+		return "label restripe: old geometry invalid";
+	case BDS_LABEL_ERR_RESHAPE_MEMBERS:
+		return "label restripe: old member table invalid";
+	case BDS_LABEL_ERR_RESHAPE_POSITION:
+		return "label restripe: direction, old length or checkpoint invalid";
+	case BDS_LABEL_ERR_RESHAPE_PLACE:
+		return "label restripe: old data area invalid, or data moving the wrong way";
 	}
 	return "unknown label error";
 }
@@ -262,6 +272,128 @@ static enum bds_label_err bds_label_check_place(const struct bds_label *l)
 	return BDS_LABEL_OK;
 }
 
+/*
+ * RESHAPE, rules 27 to 29: the section is there exactly when its bit
+ * is, then its scalars, its old groups and its old member table.
+ */
+static enum bds_label_err
+bds_label_decode_reshape_tables(const struct bds_label_disk *d,
+				struct bds_label *l)
+{
+	const struct bds_label_reshape *h = (const void *)d->head.reserved1;
+	const struct bds_label_old *t = (const void *)d->reserved;
+	bool present = !bds_bytes_zero(h, sizeof(*h)) ||
+		       !bds_bytes_zero(t, sizeof(*t));
+	bool used[BDS_MAX_MEMBERS] = { false };
+	u32 g, i, sum = 0;
+
+	if (present != !!(l->incompat & BDS_LABEL_INCOMPAT_RESHAPE) ||
+	    !bds_bytes_zero(h->reserved, sizeof(h->reserved)))
+		return BDS_LABEL_ERR_RESHAPE;
+	if (!present)
+		return BDS_LABEL_OK;
+	l->reshape_pos = le64_to_cpu(h->pos);
+	l->reshape_dir = le32_to_cpu(h->dir);
+	l->old_nr_members = le32_to_cpu(h->old_nr_members);
+	l->old_nr_groups = le32_to_cpu(h->old_nr_groups);
+	l->old_layout = le32_to_cpu(h->old_layout);
+	l->old_member_len = le64_to_cpu(h->old_member_len);
+
+	/* 28: the old groups */
+	if (!l->old_nr_members || l->old_nr_members > l->nr_members ||
+	    !l->old_nr_groups || l->old_nr_groups > BDS_MAX_GROUPS)
+		return BDS_LABEL_ERR_RESHAPE_GEOMETRY;
+	for (g = 0; g < BDS_MAX_GROUPS; g++) {
+		bool used_group = g < l->old_nr_groups;
+
+		l->old_group_size[g] = h->old_group_size[g];
+		if (used_group != !!l->old_group_size[g])
+			return BDS_LABEL_ERR_RESHAPE_GEOMETRY;
+		sum += l->old_group_size[g];
+	}
+	if (sum != l->old_nr_members)
+		return BDS_LABEL_ERR_RESHAPE_GEOMETRY;
+
+	/* 29: the old members, each a distinct member of the table */
+	for (i = 0; i < BDS_MAX_MEMBERS; i++) {
+		l->old_member[i] = t->member[i];
+		l->old_weight[i] = t->weight[i];
+		l->old_offset[i] = le32_to_cpu(t->offset[i]);
+		if (i >= l->old_nr_members) {
+			if (t->member[i] || t->weight[i] || t->offset[i])
+				return BDS_LABEL_ERR_RESHAPE_MEMBERS;
+			continue;
+		}
+		if (t->member[i] >= l->nr_members || used[t->member[i]] ||
+		    !t->weight[i] ||
+		    l->old_offset[i] < BDS_LABEL_PRIMARY + BDS_LABEL_SECTORS)
+			return BDS_LABEL_ERR_RESHAPE_MEMBERS;
+		used[t->member[i]] = true;
+	}
+	return BDS_LABEL_OK;
+}
+
+/* Stripe units of @cycles cycles of @slots, or ~0 when over 64 bits. */
+static u64 bds_label_units(u64 cycles, u32 slots)
+{
+	u32 rem;
+
+	if (cycles > bds_div(~0ULL, slots, &rem))
+		return ~0ULL;
+	return cycles * slots;
+}
+
+/*
+ * RESHAPE, rules 30 to 32, on a section that passed rules 27 to 29: the
+ * old geometry, the lengths and the checkpoint, and where the data lies
+ * and moves.
+ */
+static enum bds_label_err bds_label_check_reshape(const struct bds_label *l)
+{
+	struct bds_layout layout;
+	u64 old_units, new_units, cycles, was, now;
+	u32 old_slots, rem, i, me = BDS_MAX_MEMBERS;
+	bool fwd = l->reshape_dir == 0;
+
+	/* 30: a geometry the target accepts, with the same chunk */
+	if (bds_layout_init(&layout, l->chunk_sectors, l->old_group_size,
+			    l->old_nr_groups,
+			    (enum bds_order_mode)l->old_layout) ||
+	    bds_weights_check(&layout, l->old_weight, &old_slots))
+		return BDS_LABEL_ERR_RESHAPE_GEOMETRY;
+
+	/* 31: a direction, an old length within the new, a checkpoint in it */
+	if (l->reshape_dir > 1 || !l->old_member_len)
+		return BDS_LABEL_ERR_RESHAPE_POSITION;
+	cycles = bds_div(l->old_member_len, (u32)l->chunk_sectors, &rem);
+	if (rem)
+		return BDS_LABEL_ERR_RESHAPE_POSITION;
+	old_units = bds_label_units(cycles, old_slots);
+	cycles = bds_div(l->data_sectors, (u32)l->chunk_sectors *
+			 l->weight[l->member_index], &rem);
+	new_units = bds_label_units(cycles, bds_label_slots(l));
+	if (old_units == ~0ULL || old_units > new_units ||
+	    l->reshape_pos > old_units)
+		return BDS_LABEL_ERR_RESHAPE_POSITION;
+
+	/* 32: data moving the direction's way, this member's old data fitting */
+	for (i = 0; i < l->old_nr_members; i++) {
+		was = l->old_offset[i];
+		now = l->member_offset[l->old_member[i]];
+		if ((fwd ? now > was : now < was) ||
+		    now < BDS_LABEL_PRIMARY + BDS_LABEL_SECTORS)
+			return BDS_LABEL_ERR_RESHAPE_PLACE;
+		if (l->old_member[i] == l->member_index)
+			me = i;
+	}
+	if (me < BDS_MAX_MEMBERS &&
+	    (l->old_offset[me] > l->backup_sector ||
+	     bds_div(l->backup_sector - l->old_offset[me], l->old_weight[me],
+		     &rem) < l->old_member_len))
+		return BDS_LABEL_ERR_RESHAPE_PLACE;
+	return BDS_LABEL_OK;
+}
+
 /* The decoding proper; bds_label_decode() clears *l when it fails. */
 static enum bds_label_err bds_label_decode_copy(const u8 *buf, size_t len,
 						struct bds_label *l)
@@ -315,7 +447,13 @@ static enum bds_label_err bds_label_decode_copy(const u8 *buf, size_t len,
 	err = bds_label_check_place(l);
 	if (err)
 		return err;
-	return bds_label_decode_owner(h, l);
+	err = bds_label_decode_owner(h, l);
+	if (err)
+		return err;
+	err = bds_label_decode_reshape_tables(d, l);
+	if (err || !(l->incompat & BDS_LABEL_INCOMPAT_RESHAPE))
+		return err;
+	return bds_label_check_reshape(l);
 }
 
 enum bds_label_err bds_label_decode(const u8 *buf, size_t len,
@@ -336,6 +474,37 @@ static void bds_put_text(char *dst, const char *src, size_t len)
 	while (n < len && src[n]) {
 		dst[n] = (src[n] < 0x20 || src[n] > 0x7e) ? '?' : src[n];
 		n++;
+	}
+}
+
+/*
+ * RESHAPE: the section, and its incompat bit, when @l has old members.
+ * Old data offsets are 32-bit on disk: callers refuse a restripe whose
+ * old offsets do not fit.
+ */
+static void bds_label_encode_reshape(const struct bds_label *l,
+				     struct bds_label_disk *d)
+{
+	struct bds_label_reshape *h = (void *)d->head.reserved1;
+	struct bds_label_old *t = (void *)d->reserved;
+	u32 g, i;
+
+	if (!l->old_nr_members)
+		return;
+	d->head.incompat = cpu_to_le32(le32_to_cpu(d->head.incompat) |
+				       BDS_LABEL_INCOMPAT_RESHAPE);
+	h->pos = cpu_to_le64(l->reshape_pos);
+	h->dir = cpu_to_le32(l->reshape_dir);
+	h->old_nr_members = cpu_to_le32(l->old_nr_members);
+	h->old_nr_groups = cpu_to_le32(l->old_nr_groups);
+	h->old_layout = cpu_to_le32(l->old_layout);
+	h->old_member_len = cpu_to_le64(l->old_member_len);
+	for (g = 0; g < l->old_nr_groups && g < BDS_MAX_GROUPS; g++)
+		h->old_group_size[g] = (u8)l->old_group_size[g];
+	for (i = 0; i < l->old_nr_members && i < BDS_MAX_MEMBERS; i++) {
+		t->member[i] = l->old_member[i];
+		t->weight[i] = (u8)l->old_weight[i];
+		t->offset[i] = cpu_to_le32((u32)l->old_offset[i]);
 	}
 }
 
@@ -386,6 +555,7 @@ void bds_label_encode(const struct bds_label *l, u8 *buf)
 		e->weight = cpu_to_le32(l->weight[i]);
 		bds_put_text(e->serial, l->serial[i], BDS_LABEL_SERIAL_LEN);
 	}
+	bds_label_encode_reshape(l, d);
 	h->crc = cpu_to_le32(bds_label_crc(buf));
 }
 

@@ -35,9 +35,19 @@
  *            layout (target 1.5.0); set exactly when a weight is not 1,
  *            so that older readers (which required weight 1) refuse such
  *            a volume for the feature, not for a bad weight.
+ *   RESHAPE  the volume is being restriped (issue 34): the head's
+ *            reserved1 bytes and the tail hold the geometry it is
+ *            restriped from and the checkpoint of the copy (struct
+ *            bds_label_reshape, struct bds_label_old); the rest of the
+ *            label describes the geometry it is restriped to.  Set
+ *            exactly when those bytes are not all zero.  Older readers
+ *            refuse a volume mid-restripe instead of mapping it by one
+ *            geometry.
  */
 #define BDS_LABEL_INCOMPAT_WEIGHTS	0x00000001U
-#define BDS_LABEL_INCOMPAT_KNOWN	BDS_LABEL_INCOMPAT_WEIGHTS
+#define BDS_LABEL_INCOMPAT_RESHAPE	0x00000002U
+#define BDS_LABEL_INCOMPAT_KNOWN	(BDS_LABEL_INCOMPAT_WEIGHTS | \
+					 BDS_LABEL_INCOMPAT_RESHAPE)
 /*
  * Compatible features: a reader that does not know a bit set here uses
  * the label as if the bit were clear, and a writer that does not know it
@@ -122,6 +132,38 @@ static_assert(offsetof(struct bds_label_head, owner) == 152, "owner");
 static_assert(offsetof(struct bds_label_head, name) == 256, "name");
 static_assert(offsetof(struct bds_label_disk, members) == 1280, "members");
 
+/*
+ * RESHAPE: the head's reserved1 (bytes 384..511) when incompat RESHAPE
+ * is set: the restripe's scalars and the old geometry's groups.  All
+ * zero when it is clear.
+ */
+struct bds_label_reshape {
+	__le64 pos;			/* 384 checkpoint, stripe units */
+	__le32 dir;			/* 392 0 forward, 1 backward */
+	__le32 old_nr_members;		/* 396 1..nr_members */
+	__le32 old_nr_groups;		/* 400 1..32 */
+	__le32 old_layout;		/* 404 0 interleave, 1 sequential */
+	__le64 old_member_len;		/* 408 old data of a member of weight 1 */
+	u8 old_group_size[BDS_MAX_GROUPS];	/* 416 old members per group */
+	u8 reserved[64];		/* 448 zero */
+} __packed;
+
+/*
+ * RESHAPE: the label's reserved tail (bytes 7424..8191) when incompat
+ * RESHAPE is set: the old geometry's members, in its table order.  All
+ * zero when it is clear, and in entries at or above old_nr_members.
+ */
+struct bds_label_old {
+	u8 member[BDS_MAX_MEMBERS];	/* 7424 its index in the member table */
+	u8 weight[BDS_MAX_MEMBERS];	/* 7552 its old weight, 1..255 */
+	__le32 offset[BDS_MAX_MEMBERS];	/* 7680 its old data offset, sectors */
+} __packed;
+
+static_assert(sizeof(struct bds_label_reshape) == 128, "reshape head");
+static_assert(sizeof(struct bds_label_old) == 768, "reshape tail");
+static_assert(offsetof(struct bds_label_head, reserved1) == 384, "reserved1");
+static_assert(offsetof(struct bds_label_disk, reserved) == 7424, "tail");
+
 /* A decoded label, in host order. */
 struct bds_label {
 	u32 incompat;
@@ -149,6 +191,21 @@ struct bds_label {
 	u64 member_offset[BDS_MAX_MEMBERS];
 	u32 weight[BDS_MAX_MEMBERS];
 	char serial[BDS_MAX_MEMBERS][BDS_LABEL_SERIAL_LEN + 1];
+	/*
+	 * RESHAPE (incompat bit 1): the geometry the volume is restriped
+	 * from, and the checkpoint.  All zero without a restripe; the
+	 * encoder writes the section exactly when old_nr_members is not 0.
+	 */
+	u64 reshape_pos;		/* checkpoint, stripe units */
+	u32 reshape_dir;		/* enum bds_reshape_dir: 0 fwd, 1 back */
+	u32 old_nr_members;
+	u32 old_nr_groups;
+	u32 old_layout;
+	u64 old_member_len;		/* sectors of an old member of weight 1 */
+	u32 old_group_size[BDS_MAX_GROUPS];
+	u8 old_member[BDS_MAX_MEMBERS];	/* old member i: its table index */
+	u32 old_weight[BDS_MAX_MEMBERS];
+	u64 old_offset[BDS_MAX_MEMBERS];
 };
 
 /* Why a copy is not a valid label; see bds_label_error(). */
@@ -170,6 +227,12 @@ enum bds_label_err {
 	BDS_LABEL_ERR_WEIGHT,
 	BDS_LABEL_ERR_TEXT,
 	BDS_LABEL_ERR_OWNER,
+	/* RESHAPE; appended, the values above stay */
+	BDS_LABEL_ERR_RESHAPE,
+	BDS_LABEL_ERR_RESHAPE_GEOMETRY,
+	BDS_LABEL_ERR_RESHAPE_MEMBERS,
+	BDS_LABEL_ERR_RESHAPE_POSITION,
+	BDS_LABEL_ERR_RESHAPE_PLACE,
 };
 
 const char *bds_label_error(enum bds_label_err err);

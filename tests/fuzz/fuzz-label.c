@@ -17,6 +17,10 @@
  *      bit 2     give the fixed-up copy to bds_label_pick() as the
  *                primary, the raw one as the backup (else the reverse)
  *      bits 3-7  add this to the generation before the crc
+ *    and by the second flag byte, byte 149 (also reserved):
+ *      bit 0     set incompat RESHAPE exactly when the RESHAPE section
+ *                (bytes 384..511, 7424..8191) is not all zero, so that
+ *                mutated restripe labels get past rule 27
  *
  * Properties; any violation calls abort():
  *  1. No crash, hang, overread or undefined behaviour, whatever the
@@ -37,13 +41,24 @@
  *     controller and serial texts of printable ASCII, and "compat" the
  *     known bit OWNER only, set exactly when the owner is a non-empty
  *     NUL-padded text of the name's characters (else all zero).
+ *     RESHAPE (incompat bit 1) set exactly when the section (bytes
+ *     384..511 and 7424..8191) is not all zero, and then, checked here
+ *     from the documentation: 1..old nr_members..nr_members old members
+ *     in 1..32 old groups adding up, distinct members of the table,
+ *     weights 1..255, offsets 24..2^32-1, unused entries zero, an old
+ *     geometry bds_layout_init(), fuzz_expected_geom() and
+ *     bds_weights_check() accept, direction 0 or 1, an old length of
+ *     whole units no longer than the new, a checkpoint within it,
+ *     every old member's data moving down (forward) or up (backward)
+ *     to 24 or later, and this member's old data, if any, ending at or
+ *     before its backup; without RESHAPE every decoded field of it zero.
  *  4. An accepted copy encodes back (bds_label_encode()) to the same
- *     bytes outside the reserved areas (head 148..151, 216..255 and
- *     384..511, and 7424..8191) and "compat" (144..147, written back
- *     with the known bits only; the crc too unless any of those
- *     differ), with zero reserved areas and a correct crc (by a bitwise
- *     crc32c written here), and that encoding decodes to the identical
- *     struct.  Decode
+ *     bytes outside the reserved areas (head 148..151 and 216..255) and
+ *     "compat" (144..147, written back with the known bits only; the
+ *     crc too unless any of those differ), with zero reserved areas and
+ *     a correct crc (by a bitwise crc32c written here), and that
+ *     encoding decodes to the identical struct: a label mid-restripe
+ *     encodes back identically, section included.  Decode
  *     is run on structs full of garbage, so this also checks that it
  *     clears the whole struct first.
  *  5. bds_label_pick() of the two results is -1 exactly when both are
@@ -61,6 +76,8 @@
 #include "fuzz-check.h"
 
 #define FLAG_BYTE	148
+#define FLAG2_BYTE	149
+#define FLAG2_RESHAPE	0x01
 #define FLAG_KEEP_HEAD	0x01
 #define FLAG_KEEP_CRC	0x02
 #define FLAG_SWAP	0x04
@@ -118,8 +135,21 @@ static u32 crc32c_bitwise(const u8 *p, size_t len)
 /* Reserved bytes of a copy: the reader ignores them, the writer zeroes. */
 static bool is_reserved(size_t i)
 {
-	return (i >= 148 && i < 152) || (i >= 216 && i < 256) ||
-	       (i >= 384 && i < 512) || i >= 7424;
+	return (i >= 148 && i < 152) || (i >= 216 && i < 256);
+}
+
+/* The RESHAPE section: bytes 384..511 and 7424..8191. */
+static bool section_zero(const u8 *buf)
+{
+	size_t i;
+
+	for (i = 384; i < BDS_LABEL_SIZE; i++) {
+		if (i == 512)
+			i = 7424;
+		if (buf[i])
+			return false;
+	}
+	return true;
 }
 
 static bool all_zero(const void *p, size_t len)
@@ -219,8 +249,8 @@ static void check_decoded(const struct bds_label *l)
 		if (l->weight[i] != 1)
 			weighted = true;
 	}
-	/* "incompat": only WEIGHTS is known, set exactly for weights != 1 */
-	FUZZ_CHECK(l->incompat == (weighted ? 1U : 0U),
+	/* "incompat": WEIGHTS set exactly for weights != 1, and RESHAPE */
+	FUZZ_CHECK((l->incompat & ~2U) == (weighted ? 1U : 0U),
 		   "incompat 0x%x with%s weights", l->incompat,
 		   weighted ? "" : "out");
 
@@ -302,6 +332,108 @@ static void check_decoded(const struct bds_label *l)
 			   (u8)l->owner[i]);
 }
 
+/* Units of @cycles cycles of @slots, or ~0 over 64 bits (as documented). */
+static u64 units_of(u64 cycles, u64 slots)
+{
+	return cycles > UINT64_MAX / slots ? UINT64_MAX : cycles * slots;
+}
+
+/* Property 3, RESHAPE: the section of an accepted copy @buf, in @l. */
+static void check_reshape(const u8 *buf, const struct bds_label *l)
+{
+	struct bds_layout layout;
+	bool present = !section_zero(buf), used[BDS_MAX_MEMBERS] = { false };
+	u64 sum = 0, wsum = 0, old_units, new_units, cycles_new;
+	u32 g, i, nr_slots;
+	enum bds_geom_err gerr, want;
+
+	FUZZ_CHECK(present == !!(l->incompat & 2U),
+		   "RESHAPE bit %u, section %s", !!(l->incompat & 2U),
+		   present ? "there" : "all zero");
+	if (!present) {
+		FUZZ_CHECK(!l->reshape_pos && !l->reshape_dir &&
+			   !l->old_nr_members && !l->old_nr_groups &&
+			   !l->old_layout && !l->old_member_len &&
+			   all_zero(l->old_group_size, sizeof(l->old_group_size)) &&
+			   all_zero(l->old_member, sizeof(l->old_member)) &&
+			   all_zero(l->old_weight, sizeof(l->old_weight)) &&
+			   all_zero(l->old_offset, sizeof(l->old_offset)),
+			   "no RESHAPE, yet restripe fields decoded");
+		return;
+	}
+	FUZZ_CHECK(all_zero(buf + 448, 64), "section's reserved bytes set");
+	FUZZ_CHECK(l->old_nr_members >= 1 && l->old_nr_members <= l->nr_members &&
+		   l->old_nr_groups >= 1 && l->old_nr_groups <= 32,
+		   "old members %u of %u, old groups %u", l->old_nr_members,
+		   l->nr_members, l->old_nr_groups);
+	for (g = 0; g < BDS_MAX_GROUPS; g++) {
+		FUZZ_CHECK((g < l->old_nr_groups) == (l->old_group_size[g] != 0),
+			   "old group %u of %u: %u members", g,
+			   l->old_nr_groups, l->old_group_size[g]);
+		sum += l->old_group_size[g];
+	}
+	FUZZ_CHECK(sum == l->old_nr_members, "old groups add up to %llu, not %u",
+		   (unsigned long long)sum, l->old_nr_members);
+	for (i = 0; i < BDS_MAX_MEMBERS; i++) {
+		if (i >= l->old_nr_members) {
+			FUZZ_CHECK(!l->old_member[i] && !l->old_weight[i] &&
+				   !l->old_offset[i], "unused old member %u set", i);
+			continue;
+		}
+		FUZZ_CHECK(l->old_member[i] < l->nr_members && !used[l->old_member[i]],
+			   "old member %u: table member %u", i, l->old_member[i]);
+		used[l->old_member[i]] = true;
+		FUZZ_CHECK(l->old_weight[i] >= 1 && l->old_weight[i] <= 255,
+			   "old member %u: weight %u", i, l->old_weight[i]);
+		FUZZ_CHECK(l->old_offset[i] >= 24 && l->old_offset[i] <= 0xffffffffULL,
+			   "old member %u: offset %llu", i,
+			   (unsigned long long)l->old_offset[i]);
+		wsum += l->old_weight[i];
+	}
+	gerr = bds_layout_init(&layout, l->chunk_sectors, l->old_group_size,
+			       l->old_nr_groups, (enum bds_order_mode)l->old_layout);
+	want = fuzz_expected_geom(l->chunk_sectors, l->old_group_size,
+				  l->old_nr_groups, l->old_layout);
+	FUZZ_CHECK(gerr == BDS_OK && want == BDS_OK &&
+		   bds_weights_check(&layout, l->old_weight, &nr_slots) == BDS_OK &&
+		   nr_slots == wsum, "old geometry accepted: %d, doc %d", gerr, want);
+	FUZZ_CHECK(wsum <= 1024 && (wsum == l->old_nr_members || !l->old_layout) &&
+		   l->chunk_sectors * 512 * wsum <= 0xffffffffULL,
+		   "old weights sum %llu, layout %u", (unsigned long long)wsum,
+		   l->old_layout);
+	FUZZ_CHECK(l->reshape_dir <= 1, "direction %u", l->reshape_dir);
+	FUZZ_CHECK(l->old_member_len && l->old_member_len % l->chunk_sectors == 0,
+		   "old length %llu", (unsigned long long)l->old_member_len);
+	old_units = units_of(l->old_member_len / l->chunk_sectors, wsum);
+	cycles_new = l->data_sectors /
+		     (l->chunk_sectors * l->weight[l->member_index]);
+	wsum = 0;
+	for (i = 0; i < l->nr_members; i++)
+		wsum += l->weight[i];
+	new_units = units_of(cycles_new, wsum);
+	FUZZ_CHECK(old_units != UINT64_MAX && old_units <= new_units &&
+		   l->reshape_pos <= old_units,
+		   "old %llu units, new %llu, checkpoint %llu",
+		   (unsigned long long)old_units, (unsigned long long)new_units,
+		   (unsigned long long)l->reshape_pos);
+	for (i = 0; i < l->old_nr_members; i++) {
+		u64 was = l->old_offset[i], now = l->member_offset[l->old_member[i]];
+
+		FUZZ_CHECK(now >= 24 && (l->reshape_dir ? now >= was : now <= was),
+			   "old member %u moves from %llu to %llu, direction %u",
+			   i, (unsigned long long)was, (unsigned long long)now,
+			   l->reshape_dir);
+		if (l->old_member[i] != l->member_index)
+			continue;
+		FUZZ_CHECK(was <= l->backup_sector &&
+			   (l->backup_sector - was) / l->old_weight[i] >=
+			   l->old_member_len,
+			   "this member's old data from %llu past the backup at %llu",
+			   (unsigned long long)was,
+			   (unsigned long long)l->backup_sector);
+	}
+}
+
 /* Property 4: an accepted copy @buf, decoded into @l, encodes back. */
 static void check_roundtrip(const u8 *buf, const struct bds_label *l)
 {
@@ -361,7 +493,7 @@ static void check_result(enum bds_label_err err, const u8 *buf, size_t len,
 			 const struct bds_label *l)
 {
 	if (err != BDS_LABEL_OK) {
-		FUZZ_CHECK(err <= BDS_LABEL_ERR_OWNER, "unknown error %d", err);
+		FUZZ_CHECK(err <= BDS_LABEL_ERR_RESHAPE_PLACE, "unknown error %d", err);
 		FUZZ_CHECK(len >= BDS_LABEL_SIZE || err == BDS_LABEL_ERR_SHORT,
 			   "%zu bytes: error %d (%s)", len, err,
 			   bds_label_error(err));
@@ -372,6 +504,7 @@ static void check_result(enum bds_label_err err, const u8 *buf, size_t len,
 	}
 	FUZZ_CHECK(len >= BDS_LABEL_SIZE, "%zu bytes accepted", len);
 	check_decoded(l);
+	check_reshape(buf, l);
 	check_roundtrip(buf, l);
 }
 
@@ -449,6 +582,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (flag >> FLAG_GEN_SHIFT)
 		put_le64(fixed + 24,
 			 get_le64(fixed + 24) + (flag >> FLAG_GEN_SHIFT));
+	if (size > FLAG2_BYTE && (data[FLAG2_BYTE] & FLAG2_RESHAPE))
+		put_le32(fixed + 20, (get_le32(fixed + 20) & ~2U) |
+			 (section_zero(fixed) ? 0 : 2U));
 	if (!(flag & FLAG_KEEP_CRC))
 		put_le32(fixed + CRC_OFF, bds_label_crc(fixed));
 	memset(fl, 0xa5, sizeof(*fl));

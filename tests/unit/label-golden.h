@@ -100,4 +100,42 @@ static inline void golden_owner_label(struct bds_label *l)
 	strcpy(l->owner, GOLDEN_OWNER);
 }
 
+/*
+ * The golden label mid-restripe: the golden volume while it is restriped
+ * forward from the volume of two members it was before member 1 (the
+ * label's own member, serial QM00002) joined controller host0: members 0
+ * and 2, one on each controller (groups 1 + 1), interleaved, at the
+ * default data offset 2048, with 32751 stripe units each.  As
+ * bds_reshape_propose() moves them, the old members' data starts at
+ * sector 128 in the new geometry; member 1 starts at 2048.  The copy has
+ * reached checkpoint 2231: units 0 to 2230 are in the new geometry (the
+ * eighth checkpoint of the default schedule, one that (F) forces).  So
+ * its head says incompat RESHAPE, and the section holds the old
+ * geometry.  tests/unit/golden/label-v1-reshape.bin is this label as
+ * written.
+ */
+#define GOLDEN_RESHAPE_POS	2231
+
+static inline void golden_reshape_label(struct bds_label *l)
+{
+	golden_label(l);
+	l->incompat = BDS_LABEL_INCOMPAT_RESHAPE;
+	l->member_offset[0] = 128;
+	l->member_offset[2] = 128;
+	l->reshape_pos = GOLDEN_RESHAPE_POS;
+	l->reshape_dir = 0;			/* forward */
+	l->old_nr_members = 2;
+	l->old_nr_groups = 2;
+	l->old_layout = BDS_LAYOUT_INTERLEAVE;
+	l->old_member_len = l->data_sectors;	/* 32751 units, as now */
+	l->old_group_size[0] = 1;
+	l->old_group_size[1] = 1;
+	l->old_member[0] = 0;
+	l->old_member[1] = 2;
+	l->old_weight[0] = 1;
+	l->old_weight[1] = 1;
+	l->old_offset[0] = BDS_DATA_OFFSET_DEFAULT;
+	l->old_offset[1] = BDS_DATA_OFFSET_DEFAULT;
+}
+
 #endif /* BDS_LABEL_GOLDEN_H */

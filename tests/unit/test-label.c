@@ -21,8 +21,14 @@
  *     way, and the rules that only weights bring.
  *   - the owned golden vector (golden/label-v1-owner.bin) the same way,
  *     the rules of the owner field, and unknown compat bits ignored.
+ *   - the golden vector mid-restripe (golden/label-v1-reshape.bin) the
+ *     same way: every single-byte corruption refused, no byte of the
+ *     RESHAPE section ignored (each change with the crc made right is
+ *     refused or read), each RESHAPE rule with its own error, and random
+ *     labels with a restripe section round-trip.
  *
  * Usage: test-label GOLDEN-FILE WEIGHTED-GOLDEN-FILE OWNER-GOLDEN-FILE
+ *                   RESHAPE-GOLDEN-FILE
  */
 #include "libbds/label.h"	/* first: the header is self-contained */
 #include "libbds/crc32c.h"
@@ -185,30 +191,40 @@ static void test_golden(void)
 	      BDS_LABEL_ERR_SHORT, "8191 bytes: too short");
 }
 
-static void test_corruption(void)
+/*
+ * Every single-byte corruption of @vec refused: all 255 changes of each
+ * byte of the head, and nine (each bit, and all bits) of every other.
+ */
+static void test_corruption_of(const u8 *vec, const char *what)
 {
 	static u8 buf[BDS_LABEL_SIZE];
 	struct bds_label l;
 	size_t off, missed = 0, tried = 0, dirty = 0;
 	unsigned int x;
 
-	memcpy(buf, golden, sizeof(buf));
+	memcpy(buf, vec, sizeof(buf));
 	for (off = 0; off < BDS_LABEL_SIZE; off++) {
 		for (x = 1; x < 256; x++) {
 			if (off >= 512 && x != 0xff && (x & (x - 1)))
 				continue;
-			buf[off] = (u8)(golden[off] ^ x);
+			buf[off] = (u8)(vec[off] ^ x);
 			tried++;
 			if (bds_label_decode(buf, sizeof(buf), &l) == BDS_LABEL_OK)
 				missed++;
 			else if (!bds_bytes_zero(&l, sizeof(l)))
 				dirty++;
 		}
-		buf[off] = golden[off];
+		buf[off] = vec[off];
 	}
-	check(missed == 0, "every single-byte corruption refused (%zu tried, %zu accepted)",
-	      tried, missed);
-	check(dirty == 0, "a refused copy leaves nothing decoded (%zu did)", dirty);
+	check(missed == 0, "%severy single-byte corruption refused (%zu tried, %zu accepted)",
+	      what, tried, missed);
+	check(dirty == 0, "%sa refused copy leaves nothing decoded (%zu did)",
+	      what, dirty);
+}
+
+static void test_corruption(void)
+{
+	test_corruption_of(golden, "");
 }
 
 struct mutation {
@@ -227,7 +243,8 @@ static const struct mutation mutations[] = {
 	{ "version 0", 8, 4, 0, NULL, BDS_LABEL_ERR_VERSION, false },
 	{ "label size 4096", 12, 4, 4096, NULL, BDS_LABEL_ERR_SIZE, false },
 	{ "crc off by one", 16, 4, 0x4a8b05a9, NULL, BDS_LABEL_ERR_CRC, true },
-	{ "incompat feature 0x2", 20, 4, 2, NULL, BDS_LABEL_ERR_INCOMPAT, false },
+	{ "incompat feature 0x4", 20, 4, 4, NULL, BDS_LABEL_ERR_INCOMPAT, false },
+	{ "incompat RESHAPE without its section", 20, 4, 2, NULL, BDS_LABEL_ERR_RESHAPE, false },
 	{ "incompat feature 0x80000000", 20, 4, 0x80000000U, NULL, BDS_LABEL_ERR_INCOMPAT, false },
 	{ "incompat WEIGHTS, every weight 1", 20, 4, 1, NULL, BDS_LABEL_ERR_WEIGHT, false },
 	{ "member index 3 of 3", 80, 4, 3, NULL, BDS_LABEL_ERR_INDEX, false },
@@ -328,11 +345,22 @@ static void test_rules(void)
 	buf[148] = 1;
 	buf[216] = 4;
 	buf[255] = 5;
-	buf[400] = 2;
-	buf[BDS_LABEL_SIZE - 1] = 3;
 	refix_crc(buf);
 	check(bds_label_decode(buf, sizeof(buf), &l) == BDS_LABEL_OK,
 	      "reserved bytes set: still valid");
+	/* ... but for the RESHAPE section's, which must be zero without it */
+	for (i = 0; i < 3; i++) {
+		static const size_t at[3] = { 400, 7424, BDS_LABEL_SIZE - 1 };
+		enum bds_label_err err;
+
+		memcpy(buf, golden, sizeof(buf));
+		buf[at[i]] = 2;
+		refix_crc(buf);
+		err = bds_label_decode(buf, sizeof(buf), &l);
+		check(err == BDS_LABEL_ERR_RESHAPE,
+		      "byte %zu of the RESHAPE section set without the bit: %s",
+		      at[i], bds_label_error(err));
+	}
 
 	/* Text fields may fill their whole width. */
 	memcpy(buf, golden, sizeof(buf));
@@ -613,7 +641,7 @@ static void test_weighted_rules(void)
 {
 	static const struct mutation wm[] = {
 		{ "WEIGHTS bit cleared, weights 3,1,2", 20, 4, 0, NULL, BDS_LABEL_ERR_WEIGHT, false },
-		{ "unknown bit beside WEIGHTS", 20, 4, 3, NULL, BDS_LABEL_ERR_INCOMPAT, false },
+		{ "unknown bit beside WEIGHTS", 20, 4, 5, NULL, BDS_LABEL_ERR_INCOMPAT, false },
 		{ "weight 256", 1280 + 24, 4, 256, NULL, BDS_LABEL_ERR_WEIGHT, false },
 		{ "weight 0", 1280 + 96 + 24, 4, 0, NULL, BDS_LABEL_ERR_WEIGHT, false },
 		{ "layout sequential with weights", 92, 4, 1, NULL, BDS_LABEL_ERR_GEOMETRY, false },
@@ -724,12 +752,298 @@ static void test_owner_rules(void)
 	      "an unknown compat bit alone: valid, no owner");
 }
 
+static u8 rgolden[BDS_LABEL_SIZE];
+
+/* The golden label mid-restripe: its description encodes to it, and back. */
+static void test_reshape_golden(void)
+{
+	static u8 buf[BDS_LABEL_SIZE];
+	struct bds_label want, l;
+	enum bds_label_err err;
+	size_t i, other = 0;
+
+	golden_reshape_label(&want);
+	bds_label_encode(&want, buf);
+	check(!memcmp(buf, rgolden, sizeof(buf)),
+	      "RESHAPE golden: its description encodes to the file byte for byte");
+	check(U(get64(rgolden, 16) & 0xffffffff) == 0xe8ef1472 &&
+	      (get64(rgolden, 16) >> 32) == BDS_LABEL_INCOMPAT_RESHAPE,
+	      "RESHAPE golden: crc 0x%08llx, incompat 0x%llx (RESHAPE)",
+	      U(get64(rgolden, 16) & 0xffffffff), U(get64(rgolden, 16) >> 32));
+	err = bds_label_decode(rgolden, sizeof(rgolden), &l);
+	check(err == BDS_LABEL_OK && !memcmp(&l, &want, sizeof(l)),
+	      "RESHAPE golden decodes to its description: %s",
+	      bds_label_error(err));
+	check(l.reshape_pos == 2231 && l.reshape_dir == 0 &&
+	      l.old_nr_members == 2 && l.old_nr_groups == 2 &&
+	      l.old_layout == 0 && l.old_member_len == 4192128 &&
+	      l.old_group_size[0] == 1 && l.old_group_size[1] == 1 &&
+	      l.old_member[0] == 0 && l.old_member[1] == 2 &&
+	      l.old_weight[0] == 1 && l.old_weight[1] == 1 &&
+	      l.old_offset[0] == 2048 && l.old_offset[1] == 2048,
+	      "RESHAPE golden: forward at unit 2231 from members 0 and 2 (1 + 1, interleave, 4192128 sectors each, at 2048)");
+	check(get64(rgolden, 384) == 2231 && get64(rgolden, 392) == 2ULL << 32 &&
+	      get64(rgolden, 400) == 2 && get64(rgolden, 408) == 4192128 &&
+	      rgolden[416] == 1 && rgolden[417] == 1 &&
+	      rgolden[7424] == 0 && rgolden[7425] == 2 &&
+	      rgolden[7552] == 1 && rgolden[7553] == 1 &&
+	      get64(rgolden, 7680) == (2048ULL | 2048ULL << 32),
+	      "RESHAPE golden: the section's fields at their documented offsets");
+	/* the rest is the golden label's, but for the new offsets */
+	for (i = 0; i < BDS_LABEL_SIZE; i++) {
+		if (i >= 16 && i < 24)
+			continue;	/* crc, incompat */
+		if ((i >= 1280 + 16 && i < 1280 + 24) ||
+		    (i >= 1280 + 96 + 16 && i < 1280 + 96 + 24))
+			continue;	/* members 0 and 2: data at 128 */
+		if ((i >= 384 && i < 512) || i >= 7424)
+			continue;	/* the section */
+		if (rgolden[i] != golden[i])
+			other++;
+	}
+	check(other == 0 && get64(rgolden, 1280 + 16) == 128 &&
+	      get64(rgolden, 1280 + 96 + 16) == 128 &&
+	      get64(rgolden, 1280 + 48 + 16) == 2048,
+	      "RESHAPE golden: otherwise the golden label (%zu other bytes), old members' data at 128",
+	      other);
+	/* a reader of this version without RESHAPE refuses it by rule 6 */
+	check((get64(rgolden, 16) >> 32) & ~(u64)BDS_LABEL_INCOMPAT_WEIGHTS,
+	      "RESHAPE golden: a reader that knows only WEIGHTS sees an unknown incompat bit");
+	/* its backup copy */
+	memcpy(buf, rgolden, sizeof(buf));
+	put64(buf, 120, 4194288);
+	refix_crc(buf);
+	check(bds_label_read(buf, sizeof(buf), 4194288, &l) == BDS_LABEL_OK &&
+	      l.reshape_pos == 2231 && U(get64(buf, 16) & 0xffffffff) == 0xbfc90a86,
+	      "RESHAPE golden's backup copy: valid at 4194288, crc 0x%08llx",
+	      U(get64(buf, 16) & 0xffffffff));
+}
+
+/*
+ * No byte of the RESHAPE section is ignored: every change of one (each
+ * bit, and all bits) with the crc made right again is refused, or read
+ * into another label.
+ */
+static void test_reshape_bytes_read(void)
+{
+	static u8 buf[BDS_LABEL_SIZE];
+	struct bds_label want, l;
+	size_t off, ignored = 0, tried = 0, refused = 0;
+	unsigned int x;
+
+	golden_reshape_label(&want);
+	for (off = 384; off < BDS_LABEL_SIZE; off++) {
+		if (off == 512)
+			off = 7424;
+		for (x = 1; x < 256; x++) {
+			if (x != 0xff && (x & (x - 1)))
+				continue;
+			memcpy(buf, rgolden, sizeof(buf));
+			buf[off] ^= (u8)x;
+			refix_crc(buf);
+			tried++;
+			if (bds_label_decode(buf, sizeof(buf), &l) != BDS_LABEL_OK)
+				refused++;
+			else if (!memcmp(&l, &want, sizeof(l)))
+				ignored++;
+		}
+	}
+	check(ignored == 0,
+	      "RESHAPE golden: no byte of the section ignored (%zu changes, %zu refused, the others read, %zu ignored)",
+	      tried, refused, ignored);
+}
+
+/* Several fields at once: offset, width, value; width 0 ends the list. */
+struct multi {
+	const char *what;
+	struct { size_t off; int width; u64 value; } set[3];
+	enum bds_label_err want;
+};
+
+static void test_reshape_rules(void)
+{
+	static const struct mutation rm[] = {
+		{ "RESHAPE cleared, section kept", 20, 4, 0, NULL, BDS_LABEL_ERR_RESHAPE, false },
+		{ "RESHAPE and an unknown bit", 20, 4, 6, NULL, BDS_LABEL_ERR_INCOMPAT, false },
+		{ "a reserved byte of the section", 448, 1, 1, NULL, BDS_LABEL_ERR_RESHAPE, false },
+		{ "the section's last reserved byte", 511, 1, 0x80, NULL, BDS_LABEL_ERR_RESHAPE, false },
+		{ "old nr_members 0", 396, 4, 0, NULL, BDS_LABEL_ERR_RESHAPE_GEOMETRY, false },
+		{ "old nr_members 4, more than now", 396, 4, 4, NULL, BDS_LABEL_ERR_RESHAPE_GEOMETRY, false },
+		{ "old nr_groups 0", 400, 4, 0, NULL, BDS_LABEL_ERR_RESHAPE_GEOMETRY, false },
+		{ "old nr_groups 33", 400, 4, 33, NULL, BDS_LABEL_ERR_RESHAPE_GEOMETRY, false },
+		{ "old group sizes 1 + 2, not 2", 417, 1, 2, NULL, BDS_LABEL_ERR_RESHAPE_GEOMETRY, false },
+		{ "old group 2 used", 418, 1, 1, NULL, BDS_LABEL_ERR_RESHAPE_GEOMETRY, false },
+		{ "old group 1 empty", 417, 1, 0, NULL, BDS_LABEL_ERR_RESHAPE_GEOMETRY, false },
+		{ "old layout 2", 404, 4, 2, NULL, BDS_LABEL_ERR_RESHAPE_GEOMETRY, false },
+		{ "old member 1 is member 3, not in the table", 7425, 1, 3, NULL, BDS_LABEL_ERR_RESHAPE_MEMBERS, false },
+		{ "old members 0 and 0", 7425, 1, 0, NULL, BDS_LABEL_ERR_RESHAPE_MEMBERS, false },
+		{ "old weight 0", 7553, 1, 0, NULL, BDS_LABEL_ERR_RESHAPE_MEMBERS, false },
+		{ "old data offset 16, in the primary label", 7680, 4, 16, NULL, BDS_LABEL_ERR_RESHAPE_MEMBERS, false },
+		{ "unused old member entry: member", 7424 + 5, 1, 1, NULL, BDS_LABEL_ERR_RESHAPE_MEMBERS, false },
+		{ "unused old member entry: weight", 7552 + 127, 1, 1, NULL, BDS_LABEL_ERR_RESHAPE_MEMBERS, false },
+		{ "unused old member entry: offset", 7680 + 4 * 2, 4, 2048, NULL, BDS_LABEL_ERR_RESHAPE_MEMBERS, false },
+		{ "old layout sequential, weights 1: valid", 404, 4, 1, NULL, BDS_LABEL_OK, false },
+		{ "direction 2", 392, 4, 2, NULL, BDS_LABEL_ERR_RESHAPE_POSITION, false },
+		{ "old length 0", 408, 8, 0, NULL, BDS_LABEL_ERR_RESHAPE_POSITION, false },
+		{ "old length not whole units", 408, 8, 4192128 + 64, NULL, BDS_LABEL_ERR_RESHAPE_POSITION, false },
+		{ "old length twice the new per member: longer volume", 408, 8, 2 * 4192128, NULL, BDS_LABEL_ERR_RESHAPE_POSITION, false },
+		{ "old length of 2^57 units: over 64 bits", 408, 8, 1ULL << 63, NULL, BDS_LABEL_ERR_RESHAPE_POSITION, false },
+		{ "checkpoint past the old volume (65503)", 384, 8, 65503, NULL, BDS_LABEL_ERR_RESHAPE_POSITION, false },
+		{ "checkpoint at the end (65502)", 384, 8, 65502, NULL, BDS_LABEL_OK, false },
+		{ "checkpoint 0", 384, 8, 0, NULL, BDS_LABEL_OK, false },
+		{ "forward, member 0's data moving up to 4096", 1280 + 16, 8, 4096, NULL, BDS_LABEL_ERR_RESHAPE_PLACE, false },
+		{ "member 2's new data at 16, in its label", 1280 + 96 + 16, 8, 16, NULL, BDS_LABEL_ERR_RESHAPE_PLACE, false },
+		{ "backward, data moving down", 392, 4, 1, NULL, BDS_LABEL_ERR_RESHAPE_PLACE, false },
+	};
+	static const struct multi mm[] = {
+		{ "old weights 2,1 with the old layout sequential",
+		  { { 7552, 1, 2 }, { 404, 4, 1 }, { 0, 0, 0 } },
+		  BDS_LABEL_ERR_RESHAPE_GEOMETRY },
+		{ "old weights 2,1, interleaved: valid",
+		  { { 7552, 1, 2 }, { 0, 0, 0 } }, BDS_LABEL_OK },
+		{ "this member an old one (old member 1 is member 1): valid",
+		  { { 7425, 1, 1 }, { 0, 0, 0 } }, BDS_LABEL_OK },
+		{ "this member's old data past its backup label",
+		  { { 7425, 1, 1 }, { 408, 8, 4194304 }, { 0, 0, 0 } },
+		  BDS_LABEL_ERR_RESHAPE_PLACE },
+		{ "this member's old data starting at its backup label",
+		  { { 7425, 1, 1 }, { 7684, 4, 4194288 }, { 1280 + 48 + 16, 8, 2048 } },
+		  BDS_LABEL_ERR_RESHAPE_PLACE },
+		{ "this member's old data ending at its backup label: valid",
+		  { { 7425, 1, 1 }, { 7684, 4, 2160 }, { 0, 0, 0 } },
+		  BDS_LABEL_OK },
+		{ "backward, data moving up: valid",
+		  { { 392, 4, 1 }, { 7680, 4, 24 }, { 7684, 4, 128 } },
+		  BDS_LABEL_OK },
+	};
+	static u8 buf[BDS_LABEL_SIZE];
+	struct bds_label l;
+	enum bds_label_err err;
+	size_t i, k;
+
+	for (i = 0; i < sizeof(rm) / sizeof(rm[0]); i++) {
+		memcpy(buf, rgolden, sizeof(buf));
+		apply(buf, &rm[i]);
+		err = bds_label_decode(buf, sizeof(buf), &l);
+		check(err == rm[i].want, "RESHAPE: %s: %s (want: %s)", rm[i].what,
+		      bds_label_error(err), bds_label_error(rm[i].want));
+	}
+	for (i = 0; i < sizeof(mm) / sizeof(mm[0]); i++) {
+		memcpy(buf, rgolden, sizeof(buf));
+		for (k = 0; k < 3 && mm[i].set[k].width; k++) {
+			struct mutation one = { "", mm[i].set[k].off,
+						mm[i].set[k].width,
+						mm[i].set[k].value, NULL,
+						BDS_LABEL_OK, false };
+
+			apply(buf, &one);
+		}
+		err = bds_label_decode(buf, sizeof(buf), &l);
+		check(err == mm[i].want, "RESHAPE: %s: %s (want: %s)", mm[i].what,
+		      bds_label_error(err), bds_label_error(mm[i].want));
+	}
+	/* the error texts are the ones documented, and distinct */
+	check(!strcmp(bds_label_error(BDS_LABEL_ERR_RESHAPE),
+		      "label restripe section not as its incompat bit says") &&
+	      strcmp(bds_label_error(BDS_LABEL_ERR_RESHAPE_GEOMETRY),
+		     bds_label_error(BDS_LABEL_ERR_RESHAPE_MEMBERS)) &&
+	      strcmp(bds_label_error(BDS_LABEL_ERR_RESHAPE_POSITION),
+		     bds_label_error(BDS_LABEL_ERR_RESHAPE_PLACE)),
+	      "RESHAPE errors have texts of their own");
+}
+
+/*
+ * A random valid restripe section for random label @l: an old geometry
+ * of some of its members (never longer than the new one), a direction
+ * the offsets agree with, a checkpoint.  False if none fits.
+ */
+static bool random_reshape(struct bds_label *l)
+{
+	u32 n = 1 + (u32)(rnd() % l->nr_members), i, w = 0, me = ~0U;
+	u64 new_units, cycles, most;
+	u8 perm[BDS_MAX_MEMBERS];
+
+	l->old_nr_members = n;
+	l->old_nr_groups = random_groups(n, l->old_group_size);
+	l->old_layout = (u32)(rnd() & 1);
+	l->reshape_dir = (u32)(rnd() & 1);
+	for (i = 0; i < l->nr_members; i++)
+		perm[i] = (u8)i;
+	for (i = 0; i < n; i++) {
+		u32 k = i + (u32)(rnd() % (l->nr_members - i));
+		u8 t = perm[i];
+
+		perm[i] = perm[k];
+		perm[k] = t;
+		l->old_member[i] = perm[i];
+		l->old_weight[i] = l->old_layout ? 1 : 1 + (u32)(rnd() % 4);
+		w += l->old_weight[i];
+		if (perm[i] == l->member_index)
+			me = i;
+	}
+	if ((l->chunk_sectors << 9) * w > 0xffffffffULL)
+		return false;
+	for (i = 0; i < n; i++) {
+		u64 now = l->member_offset[l->old_member[i]];
+
+		if (l->reshape_dir == 0)
+			l->old_offset[i] = now + rnd() % 5000;
+		else
+			l->old_offset[i] = 24 + rnd() % (now - 24 + 1);
+	}
+	new_units = l->data_sectors / (l->chunk_sectors * l->weight[l->member_index]) *
+		    bds_label_slots(l);
+	most = new_units / w;
+	if (me != ~0U) {
+		if (l->old_offset[me] >= l->backup_sector)
+			return false;
+		cycles = (l->backup_sector - l->old_offset[me]) /
+			 (l->chunk_sectors * l->old_weight[me]);
+		if (cycles < most)
+			most = cycles;
+	}
+	if (!most)
+		return false;
+	cycles = 1 + rnd() % most;
+	l->old_member_len = cycles * l->chunk_sectors;
+	l->reshape_pos = rnd() % (cycles * w + 1);
+	l->incompat |= BDS_LABEL_INCOMPAT_RESHAPE;
+	return true;
+}
+
+static void test_reshape_round_trip(void)
+{
+	static u8 buf[BDS_LABEL_SIZE];
+	struct bds_label l, d;
+	int i, bad = 0, made = 0, first = -1;
+	enum bds_label_err err = BDS_LABEL_OK, first_err = BDS_LABEL_OK;
+
+	for (i = 0; i < 2000; i++) {
+		random_label(&l);
+		if (!random_reshape(&l))
+			continue;
+		made++;
+		bds_label_encode(&l, buf);
+		err = bds_label_decode(buf, sizeof(buf), &d);
+		if (err || memcmp(&l, &d, sizeof(l))) {
+			if (first < 0) {
+				first = i;
+				first_err = err;
+			}
+			bad++;
+		}
+	}
+	check(made > 1000 && bad == 0,
+	      "%d random labels with a restripe section round-trip (%d did not, first #%d: %s)",
+	      made, bad, first, bds_label_error(first_err));
+}
+
 int main(int argc, char **argv)
 {
 	tap_rng = 0x6c6162656c2d7631ULL;
-	if (argc != 4 || !load_file(argv[2], wgolden) || !load_file(argv[3], ogolden) ||
-	    !load_golden(argv[1])) {
-		fprintf(stderr, "usage: test-label GOLDEN-FILE WEIGHTED-GOLDEN-FILE OWNER-GOLDEN-FILE (8192 bytes each)\n");
+	if (argc != 5 || !load_file(argv[2], wgolden) || !load_file(argv[3], ogolden) ||
+	    !load_file(argv[4], rgolden) || !load_golden(argv[1])) {
+		fprintf(stderr, "usage: test-label GOLDEN-FILE WEIGHTED-GOLDEN-FILE OWNER-GOLDEN-FILE RESHAPE-GOLDEN-FILE (8192 bytes each)\n");
 		return 2;
 	}
 	test_crc();
@@ -743,5 +1057,10 @@ int main(int argc, char **argv)
 	test_weighted_rules();
 	test_owner_golden();
 	test_owner_rules();
+	test_reshape_golden();
+	test_corruption_of(rgolden, "RESHAPE golden: ");
+	test_reshape_bytes_read();
+	test_reshape_rules();
+	test_reshape_round_trip();
 	return tap_done();
 }
