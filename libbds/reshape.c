@@ -437,6 +437,50 @@ void bds_reshape_propose(struct bds_geom *g_new, const struct bds_geom *g_old,
 	}
 }
 
+/* Propose for length @units and check the restripe can run. */
+static bool bds_reshape_try(struct bds_geom *g_new, const struct bds_geom *g_old,
+			    enum bds_reshape_dir dir, const u64 *end,
+			    const u32 *pbs, u64 units,
+			    struct bds_reshape_need *need)
+{
+	struct bds_reshape r = { .old = g_old, .new = g_new, .dir = dir };
+
+	g_new->units = units;
+	bds_reshape_propose(g_new, g_old, dir, end, pbs);
+	if (bds_reshape_check(&r)) {
+		memset(need, 0, sizeof(*need));
+		need->why = BDS_RESHAPE_FIT;
+		return false;
+	}
+	return bds_reshape_feasible(&r, end, need);
+}
+
+bool bds_reshape_plan(struct bds_geom *g_new, const struct bds_geom *g_old,
+		      enum bds_reshape_dir dir, const u64 *end, const u32 *pbs,
+		      struct bds_reshape_need *need)
+{
+	u32 w = g_new->layout.nr_slots, rem;
+	u64 lo, hi, mid;
+	struct bds_reshape_need spare;
+
+	/* the shortest: the old length in whole new cycles */
+	lo = bds_div(g_old->units, w, &rem) + !!rem;
+	if (!bds_reshape_try(g_new, g_old, dir, end, pbs, lo * w, need))
+		return false;
+	/* the longest: what fits with the offsets proposed for it */
+	g_new->units = 0;
+	bds_reshape_propose(g_new, g_old, dir, end, pbs);
+	hi = bds_div(g_new->units, w, &rem);
+	while (lo < hi) {
+		mid = lo + bds_div(hi - lo + 1, 2, &rem);
+		if (bds_reshape_try(g_new, g_old, dir, end, pbs, mid * w, &spare))
+			lo = mid;
+		else
+			hi = mid - 1;
+	}
+	return bds_reshape_try(g_new, g_old, dir, end, pbs, lo * w, need);
+}
+
 void bds_reshape_sched_init(struct bds_reshape_sched *s, u32 chunk,
 			    u64 window_sectors, u64 every_sectors)
 {

@@ -271,6 +271,21 @@ void bds_reshape_propose(struct bds_geom *g_new, const struct bds_geom *g_old,
 			 const u32 *pbs);
 
 /*
+ * Plan the new geometry @g_new (layout and members set up) for a
+ * restripe from @g_old in direction @dir: the longest length, in whole
+ * cycles from the old length up to the most that fits (@end, as for
+ * bds_reshape_propose()), for which the offsets bds_reshape_propose()
+ * gives make a restripe that can run; sets g_new->units and its offsets.
+ * Returns false when no length from the old one up can, with @need from
+ * bds_reshape_feasible() at the old length (rounded up to whole new
+ * cycles) telling why.  A binary search over the length: O(log) runs of
+ * bds_reshape_feasible().
+ */
+bool bds_reshape_plan(struct bds_geom *g_new, const struct bds_geom *g_old,
+		      enum bds_reshape_dir dir, const u64 *end, const u32 *pbs,
+		      struct bds_reshape_need *need);
+
+/*
  * The copier's schedule, in units: it copies windows of @window units
  * (the target holds writes to a window while it is copied) and writes a
  * checkpoint before (F)/(B) would stop it, and at least every @every

@@ -1406,6 +1406,48 @@ static void test_infeasible(void)
 	      need.member, U(need.have), U(need.need));
 }
 
+/*
+ * Re-weighting after LUNs grew (1,1 -> 2,1 on two 1 TiB members): member
+ * 0's share rises, member 1's falls.  Backward needs room at member 1's
+ * end for what it gives up; bds_reshape_plan() finds the longest volume
+ * that leaves it enough.
+ */
+static void test_reweight(void)
+{
+	static const u32 g2[2] = { 1, 1 }, w21[2] = { 2, 1 };
+	static const u8 map2[2] = { 0, 1 };
+	struct bds_reshape_need need;
+	u64 size[2] = { TIB_SECTORS, TIB_SECTORS };
+	u32 pbs[2] = { 8, 8 };
+	bool ok;
+
+	volume_geom(&ip.o, g2, 2, BDS_LAYOUT_INTERLEAVE, NULL, size, map2, 2);
+	volume_geom(&ip.n, g2, 2, BDS_LAYOUT_INTERLEAVE, w21, size, NULL, 0);
+	/* both LUNs grew: to 3 TiB and 1.5 TiB */
+	ip.end[0] = bds_label_backup_sector(3 * TIB_SECTORS);
+	ip.end[1] = bds_label_backup_sector(3 * TIB_SECTORS / 2);
+	ok = bds_reshape_plan(&ip.n.g, &ip.o.g, BDS_RESHAPE_BACKWARD, ip.end,
+			      pbs, &need);
+	check(ok && ip.n.g.units > ip.o.g.units * 17 / 10,
+	      "re-weight 1,1 -> 2,1 after the LUNs grew to 3 and 1.5 TiB: planned backward, %llu -> %llu units, %llu checkpoints forced",
+	      U(ip.o.g.units), U(ip.n.g.units), U(need.checkpoints));
+	/* only member 0's LUN grew: member 1 has nothing to give up into */
+	ip.end[0] = bds_label_backup_sector(2 * TIB_SECTORS);
+	ip.end[1] = bds_label_backup_sector(TIB_SECTORS);
+	ok = bds_reshape_plan(&ip.n.g, &ip.o.g, BDS_RESHAPE_BACKWARD, ip.end,
+			      pbs, &need);
+	check(!ok && need.why == BDS_RESHAPE_ROOM && need.member == 1 &&
+	      need.need > need.have && need.need - need.have <= 128,
+	      "re-weight after only LUN 0 grew: refused, member 1 has %llu sectors of room at its end and needs %llu",
+	      U(need.have), U(need.need));
+	ip.end[1] += 4096;	/* 2 MiB more */
+	ok = bds_reshape_plan(&ip.n.g, &ip.o.g, BDS_RESHAPE_BACKWARD, ip.end,
+			      pbs, &need);
+	check(ok && ip.n.g.units >= ip.o.g.units,
+	      "the same with member 1's LUN 2 MiB larger: planned backward at %llu units",
+	      U(ip.n.g.units));
+}
+
 /* bds_reshape_room_needed() is enough: with it every pair runs. */
 static void test_room_needed(void)
 {
@@ -1447,6 +1489,62 @@ static void test_room_needed(void)
 	check(stuck > 50 && enough == stuck && bad == 0,
 	      "with the room bds_reshape_room_needed() names, every stuck pair runs (%d of %d pairs stuck, %d ran then)",
 	      stuck, pairs, enough);
+}
+
+/*
+ * bds_reshape_plan() finds the longest length that can run: against a
+ * scan of every length from the old one to the most that fits.
+ */
+static void test_plan(void)
+{
+	int iter, pairs = 0, bad = 0, planned = 0, nonmono = 0;
+	u32 pbs[BDS_MAX_MEMBERS];
+
+	for (iter = 0; iter < BDS_MAX_MEMBERS; iter++)
+		pbs[iter] = 1;
+	for (iter = 0; iter < 300; iter++) {
+		enum bds_reshape_dir dir = iter & 1 ? BDS_RESHAPE_BACKWARD :
+					   BDS_RESHAPE_FORWARD;
+		struct bds_reshape_need need;
+		u64 c, lo, hi, best = 0, W;
+		bool ok, seen_fail = false;
+		u32 j;
+
+		if (!random_pair(&pp, CHUNK, 1 + (u32)(rnd() % 5),
+				 (u32)(rnd() % 3), 16, 1 + rnd() % 20, 0))
+			continue;
+		place_pair(&pp, dir, (u32)(rnd() % 4));
+		/* some room at every end, more on some */
+		for (j = 0; j < pp.n.g.layout.nr_members; j++)
+			pp.end[j] += CHUNK * (rnd() % 40);
+		W = pp.n.g.layout.nr_slots;
+		lo = (pp.o.g.units + W - 1) / W;
+		pp.n.g.units = 0;
+		bds_reshape_propose(&pp.n.g, &pp.o.g, dir, pp.end, pbs);
+		hi = pp.n.g.units / W;
+		pairs++;
+		for (c = lo; c <= hi; c++) {
+			struct bds_reshape_need n2;
+
+			pp.n.g.units = c * W;
+			bds_reshape_propose(&pp.n.g, &pp.o.g, dir, pp.end, pbs);
+			if (!bds_reshape_check(&pp.r) &&
+			    bds_reshape_feasible(&pp.r, pp.end, &n2)) {
+				best = c;
+				if (seen_fail)
+					nonmono++;
+			} else {
+				seen_fail = true;
+			}
+		}
+		ok = bds_reshape_plan(&pp.n.g, &pp.o.g, dir, pp.end, pbs, &need);
+		planned += ok;
+		if (ok != (best != 0) || (ok && pp.n.g.units != best * W))
+			bad++;
+	}
+	check(pairs > 100 && planned > 30 && bad == 0 && nonmono == 0,
+	      "plan: the longest length that can run, as a scan of every length finds (%d pairs, %d planned, %d wrong; %d where a longer one runs and a shorter not)",
+	      pairs, planned, bad, nonmono);
 }
 
 /* ---- offsets and schedule ----------------------------------------- */
@@ -1599,6 +1697,8 @@ int main(int argc, char **argv)
 	test_issue_grows();
 	test_infeasible();
 	test_room_needed();
+	test_plan();
+	test_reweight();
 	test_model_small();
 	test_model_random();
 	return tap_done();
