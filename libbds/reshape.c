@@ -30,6 +30,8 @@ const char *bds_reshape_error(enum bds_reshape_err err)
 		return "Invalid restripe data offsets: wrong way for the direction, or in a label";
 	case BDS_RESHAPE_ERR_POSITION:
 		return "Invalid restripe checkpoint: beyond the volume, or not a state of the copy";
+	case BDS_RESHAPE_ERR_LAYOUT:
+		return "Invalid restripe geometry: its layout or weights are refused";
 	}
 	return "unknown error";
 }
@@ -59,6 +61,54 @@ enum bds_reshape_err bds_geom_init(struct bds_geom *g,
 	if (!units || rem)
 		return BDS_RESHAPE_ERR_UNITS;
 	return BDS_RESHAPE_OK;
+}
+
+/* One geometry of a label: its layout, weighed, then its members. */
+static enum bds_reshape_err
+bds_geom_of_label(struct bds_geom *g, struct bds_geom_slots *s, u64 chunk,
+		  const u32 *groups, u32 nr_groups, u32 mode, const u32 *weight,
+		  u64 member_len, const u8 *member, const u64 *offset,
+		  u32 nr_table)
+{
+	struct bds_layout l;
+	u32 w, rem;
+	u64 cycles;
+
+	if (bds_layout_init(&l, chunk, groups, nr_groups,
+			    (enum bds_order_mode)mode) ||
+	    bds_weights_check(&l, weight, &w))
+		return BDS_RESHAPE_ERR_LAYOUT;
+	bds_layout_weigh(&l, weight, w, s->slot, s->slot_of);
+	cycles = bds_div(member_len, l.chunk, &rem);
+	return bds_geom_init(g, &l, cycles * w, member, offset, nr_table);
+}
+
+enum bds_reshape_err bds_reshape_from_label(const struct bds_label *l,
+					    struct bds_geom *g_new,
+					    struct bds_geom_slots *s_new,
+					    struct bds_geom *g_old,
+					    struct bds_geom_slots *s_old)
+{
+	u8 id[BDS_MAX_MEMBERS];
+	u32 i, rem;
+	enum bds_reshape_err err;
+
+	memset(g_old, 0, sizeof(*g_old));
+	for (i = 0; i < BDS_MAX_MEMBERS; i++)
+		id[i] = (u8)i;
+	/* a member of weight 1 holds data_sectors / this member's weight */
+	err = bds_geom_of_label(g_new, s_new, l->chunk_sectors, l->group_size,
+				l->nr_groups, l->layout, l->weight,
+				bds_div(l->data_sectors,
+					l->weight[l->member_index], &rem),
+				id, l->member_offset, l->nr_members);
+	if (err || !(l->incompat & BDS_LABEL_INCOMPAT_RESHAPE))
+		return err;
+	return bds_geom_of_label(g_old, s_old, l->chunk_sectors,
+				 l->old_group_size, l->old_nr_groups,
+				 l->old_layout, l->old_weight,
+				 l->old_member_len, l->old_member,
+				 l->old_offset, l->nr_members);
 }
 
 enum bds_reshape_err bds_reshape_check(const struct bds_reshape *r)

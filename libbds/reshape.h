@@ -86,10 +86,35 @@ enum bds_reshape_err {
 	BDS_RESHAPE_ERR_SHRINK,
 	BDS_RESHAPE_ERR_OFFSET,
 	BDS_RESHAPE_ERR_POSITION,
+	BDS_RESHAPE_ERR_LAYOUT,
 };
 
 /* The text of a refusal: dm's ti->error, the tools' messages. */
 const char *bds_reshape_error(enum bds_reshape_err err);
+
+/* The slot arrays of a weighted geometry's layout: the caller's, 4 KiB. */
+struct bds_geom_slots {
+	struct bds_slot slot[BDS_MAX_SLOTS];
+	u16 slot_of[BDS_MAX_SLOTS];
+};
+
+struct bds_label;
+
+/*
+ * The geometries of a label @l that bds_label_decode() accepted: @g_new,
+ * the volume its member table describes (its members in table order,
+ * their data offsets, its length from this member's data_sectors), and,
+ * when @l has incompat RESHAPE, @g_old, the one the volume is being
+ * restriped from (its direction and checkpoint are l->reshape_dir and
+ * l->reshape_pos); without RESHAPE @g_old is left all zero.  @s_new and
+ * @s_old hold the slot arrays of weighted layouts; they must live as
+ * long as the geometries are used.
+ */
+enum bds_reshape_err bds_reshape_from_label(const struct bds_label *l,
+					    struct bds_geom *g_new,
+					    struct bds_geom_slots *s_new,
+					    struct bds_geom *g_old,
+					    struct bds_geom_slots *s_old);
 
 /*
  * Set up geometry @g from layout @l (copied; its slot arrays stay the

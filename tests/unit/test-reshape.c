@@ -37,6 +37,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "label-golden.h"
 #include "tap.h"
 
 #define U(x) ((unsigned long long)(x))
@@ -1680,6 +1681,81 @@ static void test_checks(void)
 			  map2, off, 3), "a length of 0 cycles: refused");
 }
 
+/*
+ * The golden label mid-restripe (label-golden.h) as geometries: the
+ * golden volume restriped forward from members 0 and 2, at checkpoint
+ * 2231, a state the copy leaves, and its next steps.
+ */
+static void test_from_label(void)
+{
+	static struct bds_geom_slots sn, so;
+	static struct bds_geom gn, go;
+	static u8 buf[BDS_LABEL_SIZE];
+	struct bds_label want, l;
+	struct bds_reshape r;
+	struct bds_reshape_sched s;
+	struct bds_reshape_step st;
+	enum bds_reshape_err err;
+	u64 left, p;
+	u32 dev;
+
+	golden_reshape_label(&want);
+	bds_label_encode(&want, buf);
+	if (bds_label_decode(buf, sizeof(buf), &l)) {
+		check(false, "the golden label mid-restripe decodes");
+		return;
+	}
+	err = bds_reshape_from_label(&l, &gn, &sn, &go, &so);
+	r.old = &go;
+	r.new = &gn;
+	r.dir = (enum bds_reshape_dir)l.reshape_dir;
+	check(!err && !bds_reshape_check(&r) && gn.units == 98253 &&
+	      go.units == 65502 && go.member[0] == 0 && go.member[1] == 2 &&
+	      go.index[1] == BDS_GEOM_NONE && go.offset[1] == 2048 &&
+	      gn.offset[0] == 128 && gn.offset[1] == 2048,
+	      "golden label mid-restripe: 65502 units on members 0, 2 at 2048 -> 98253 on 0, 1, 2 at 128, 2048, 128 (%s)",
+	      bds_reshape_error(err));
+	check(bds_reshape_pos_ok(&r, 2231) &&
+	      bds_reshape_frontier(&r, 2231) == 3392,
+	      "its checkpoint 2231 is a state of the copy; the frontier from it is unit %llu",
+	      U(bds_reshape_frontier(&r, 2231)));
+	bds_reshape_sched_init(&s, 128, 0, 0);
+	check(bds_reshape_next(&r, &s, 2231, 2231, &st) && st.start == 2231 &&
+	      st.end == 2295 && !st.checkpoint,
+	      "the copy goes on with units 2231 to 2294, no checkpoint yet");
+	check(bds_reshape_geom_of(&r, 2231, 2231 * 128 - 1, &left) == &gn &&
+	      left == 1 && bds_reshape_geom_of(&r, 2231, 2231 * 128, &left) == &go,
+	      "unit 2230 is read from the new geometry, unit 2231 from the old");
+	bds_geom_map(&go, 2231 * 128, &dev, &p);
+	check(dev == 2 && p == 2048 + 1115 * 128,
+	      "unit 2231 in the old geometry: member 2, sector %llu (2048 + 1115 units)",
+	      U(p));
+	bds_geom_map(&gn, 2230 * 128, &dev, &p);
+	check(dev == 1 && p == 2048 + 743 * 128,
+	      "unit 2230 in the new geometry: member 1, sector %llu (2048 + 743 units)",
+	      U(p));
+	/* the new geometry weighted 3,2,1: member 1 holds two units a cycle */
+	golden_reshape_label(&want);
+	want.weight[0] = 3;
+	want.weight[1] = 2;
+	want.incompat |= BDS_LABEL_INCOMPAT_WEIGHTS;
+	want.data_sectors = 10917 * 128 * 2;
+	want.old_member_len = 4192128 / 3 / 128 * 128;
+	bds_label_encode(&want, buf);
+	err = bds_label_decode(buf, sizeof(buf), &l) ? BDS_RESHAPE_ERR_LAYOUT :
+	      bds_reshape_from_label(&l, &gn, &sn, &go, &so);
+	check(!err && gn.units == 10917 * 6 && go.units == 10917 * 2 &&
+	      bds_weight(&gn.layout, 0) == 3 && gn.layout.nr_slots == 6 &&
+	      bds_reshape_pos_ok(&r, 2231),
+	      "weighted 3,2,1 mid-restripe: %llu -> %llu units, W = %u (%s)",
+	      U(go.units), U(gn.units), gn.layout.nr_slots,
+	      bds_reshape_error(err));
+	golden_label(&want);
+	err = bds_reshape_from_label(&want, &gn, &sn, &go, &so);
+	check(!err && gn.units == 98253 && bds_bytes_zero(&go, sizeof(go)),
+	      "the golden label without RESHAPE: one geometry, the old one left zero");
+}
+
 int main(int argc, char **argv)
 {
 	tap_rng = 0x7265736861706521ULL;
@@ -1699,6 +1775,7 @@ int main(int argc, char **argv)
 	test_room_needed();
 	test_plan();
 	test_reweight();
+	test_from_label();
 	test_model_small();
 	test_model_random();
 	return tap_done();
