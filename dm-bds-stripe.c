@@ -231,7 +231,11 @@ static int bds_check_label(struct bds_ctx *sc, unsigned int m,
 	struct bds_member *mb = &sc->members[m];
 	const char *why = NULL;
 
-	if (memcmp(l->volume_uuid, sc->table.volume_uuid, BDS_UUID_LEN)) {
+	if (l->incompat & BDS_LABEL_INCOMPAT_RESHAPE) {
+		DMERR("member %u (%s): its label records a restripe in progress",
+		      m, mb->dev->name);
+		why = "Member's label records a restripe this target cannot map";
+	} else if (memcmp(l->volume_uuid, sc->table.volume_uuid, BDS_UUID_LEN)) {
 		DMERR("member %u (%s): label of volume %pUb (%s), the table names %pUb",
 		      m, mb->dev->name, l->volume_uuid, l->name,
 		      sc->table.volume_uuid);

@@ -611,9 +611,9 @@ bool bds_label_weighted(const struct bds_label *l)
 
 u64 bds_label_unit(const struct bds_label *l)
 {
-	u32 w = l->weight[l->member_index];
+	u32 rem, w = l->weight[l->member_index];
 
-	return w ? l->data_sectors / w : 0;
+	return w ? bds_div(l->data_sectors, w, &rem) : 0;
 }
 
 u64 bds_label_member_data(const struct bds_label *l, u32 m)

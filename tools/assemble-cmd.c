@@ -204,6 +204,11 @@ static enum asm_outcome assemble_one(const struct asm_ctx *c,
 	struct bds_dm_info info;
 	u32 i;
 
+	if (l->incompat & BDS_LABEL_INCOMPAT_RESHAPE) {
+		bds_err("volume %s: its labels record a restripe in progress (label feature RESHAPE), which this version of bdsadm cannot map or resume; nothing was assembled: use the bds-stripe version that started it",
+			l->name);
+		return ASM_FAILED;
+	}
 	bds_volume_dm_uuid(l, dmuuid, sizeof(dmuuid));
 	if (!bds_dm_info(dm, &info)) {
 		bds_err("cannot talk to device-mapper (is dm_mod loaded? are you root?)");

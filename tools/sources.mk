@@ -6,7 +6,7 @@
 
 # The code bdsadm shares with the kernel target, compiled into both.
 LIBBDS_SRC := ../libbds/crc32c.c ../libbds/label.c ../libbds/layout.c \
-	../libbds/table.c
+	../libbds/reshape.c ../libbds/table.c
 BDSADM_PLAN_SRC := util.c topology.c fabrics.c checks.c groups.c plan.c plan-weights.c \
 	weights.c summary.c \
 	dmsetup.c plan-cmd.c
