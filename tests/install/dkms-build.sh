@@ -98,7 +98,7 @@ mkdir -p "$tree/tools"
 cp -r "$top/Makefile" "$top/Kbuild" "$top/$mod.c" "$top/$mod.h" "$top/libbds" \
 	"$top/dkms.conf" "$tree/"
 cp "$top/tools/Makefile" "$top/tools/sources.mk" "$top"/tools/*.in "$top"/tools/*.c "$top"/tools/*.h \
-	"$top"/tools/*.8 "$tree/tools/"
+	"$top"/tools/*.8 "$top"/tools/*.5 "$tree/tools/"
 
 src=$tmp/src
 dkmstree=$tmp/dkms
