@@ -19,9 +19,11 @@ void bds_err(const char *fmt, ...)
 {
 	va_list ap;
 
+	fputs("bdsadm: ", stderr);
 	va_start(ap, fmt);
-	bds_verr(fmt, ap);
+	vfprintf(stderr, fmt, ap);
 	va_end(ap);
+	fputc('\n', stderr);
 }
 
 const char *bds_vol_name_arg(const char *arg)

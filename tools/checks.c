@@ -34,6 +34,27 @@ static void problem(const char *fmt, ...)
 	nproblems++;
 }
 
+/* "dm-0 (vg-lv)" for device-mapper holders, else the plain name */
+static void describe_holders(const char *list, char *out, size_t sz)
+{
+	char copy[LIST_SZ], dir[PATH_MAX], dmname[NAME_SZ];
+	char *tok, *save = NULL;
+
+	out[0] = 0;
+	snprintf(copy, sizeof(copy), "%s", list);
+	for (tok = strtok_r(copy, " ", &save); tok;
+	     tok = strtok_r(NULL, " ", &save)) {
+		xsnprintf(dir, sizeof(dir), "%s/class/block/%s", opt.sysfs, tok);
+		if (strlen(out) + 2 * NAME_SZ + 8 > sz)
+			break;
+		if (read_attr(dir, "dm/name", dmname, sizeof(dmname)))
+			cat(out, sz, "%s%s (dm %s)", out[0] ? ", " : "", tok,
+			    dmname);
+		else
+			cat(out, sz, "%s%s", out[0] ? ", " : "", tok);
+	}
+}
+
 /* Undo the octal escapes (\040 etc.) of /proc/self/mounts. */
 static void unescape(char *s)
 {

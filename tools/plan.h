@@ -5,7 +5,7 @@
  * labels and creates it, bds-stripe-table is bdsadm plan under its old
  * name.  The steps live in one file each:
  *
- *   util.c      messages (refuse, note), sysfs reads, size parsing
+ *   plan-msg.c  messages (refuse, usage errors, notes)
  *   topology.c  a device argument -> its sysfs entry and its controller
  *   fabrics.c   an NVMe over Fabrics namespace -> its storage host
  *   checks.c    in use? (mounted, held, busy, partitioned, signatures)
@@ -17,6 +17,10 @@
  *   summary.c   the printed explanation and bandwidth estimate
  *   dmsetup.c   bds-stripe-table --create (dmsetup, unlabelled volumes)
  *   plan-cmd.c  the options and the plan verb
+ *
+ * What they share with the other verbs holds no state and never exits:
+ * util.c (names, numbers, sizes) and sysfs.c (attributes, listings,
+ * serial numbers).
  *
  * A plan is built once per run: its state is global, and everything it
  * allocates hangs off these globals, so exit() leaks nothing.
@@ -32,6 +36,8 @@
 
 #include "../libbds/layout.h"
 #include "../libbds/table.h"
+#include "sysfs.h"
+#include "util.h"
 
 /* The target's version (tools/sources.mk passes it in). */
 #ifndef BDS_VERSION
@@ -39,19 +45,14 @@
 #endif
 /* More arguments than this are refused before any work is done. */
 #define MAX_ARGS	1024
-#define NAME_SZ		128
-#define LIST_SZ		1024
 #define MAX_NOTES	512
 #define DEFAULT_CHUNK_BYTES	(256ULL << 10)
-#define SECTOR		512ULL
 #define XFS_BLOCK	4096ULL
 #define GIB		(1ULL << 30)
 /* dm device names: DM_NAME_LEN is 128 including the NUL */
 #define DM_NAME_MAX	127
 /* the page cache reads ahead in pages; read_ahead_kb is in KiB */
 #define PAGE_KIB	4ULL
-
-#define U(x) ((unsigned long long)(x))
 
 enum ra_mode { RA_AUTO, RA_OFF, RA_SET };
 
@@ -162,37 +163,19 @@ extern int ngroups;
 extern bool groups_from_spec;
 extern unsigned int transfer_k;
 
-/* util.c */
-/* "PROG: <message>" on stderr: what refuse(), usage_error() and bds_err() print. */
-void bds_verr(const char *fmt, va_list ap);
+/* plan-msg.c */
+/* "PROG: <message>", "PROG: nothing was created" on stderr; exit 1. */
 void refuse(const char *fmt, ...) __attribute__((format(printf, 1, 2),
 						 noreturn));
+/* "PROG: <message>", "Try 'PROG --help'." on stderr; exit 2. */
 void usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2),
 						      noreturn));
 void note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void xsnprintf(char *buf, size_t sz, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
-void cat(char *buf, size_t sz, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-const char *speed(double mbps, char *buf, size_t sz);
-int natcmp(const char *a, const char *b);
-bool is_name_num(const char *s, const char *prefix);
-bool is_pci_addr(const char *s);
-bool in_list(const char *list, const char *word);
-const char *base_name(const char *path);
-bool read_attr(const char *dir, const char *attr, char *buf, size_t sz);
-bool read_u64_attr(const char *dir, const char *attr, u64 *v);
-bool exists(const char *dir, const char *name);
-bool parse_size(const char *s, u64 *bytes);
-bool parse_mbps(const char *s, double *v);
-void list_dir(const char *dir, char *out, size_t sz);
-void list_partitions(const char *diskdir, char *out, size_t sz);
-void describe_holders(const char *list, char *out, size_t sz);
 
 /* topology.c */
 void resolve(struct member *m);
-/* The serial of the disk at sysfs directory @diskdir, "" if none. */
-void disk_serial(const char *diskdir, char *serial, size_t sz);
 
 /* fabrics.c */
 bool fabric_read(const char *dir, const char *name, struct fabric *f);

@@ -7,7 +7,7 @@
 # The code bdsadm shares with the kernel target, compiled into both.
 LIBBDS_SRC := ../libbds/crc32c.c ../libbds/label.c ../libbds/layout.c \
 	../libbds/table.c
-BDSADM_PLAN_SRC := util.c topology.c fabrics.c checks.c groups.c plan.c plan-weights.c \
+BDSADM_PLAN_SRC := plan-msg.c topology.c fabrics.c checks.c groups.c plan.c plan-weights.c \
 	weights.c summary.c \
 	dmsetup.c plan-cmd.c
 BDSADM_SRC := bdsadm.c create.c assemble-cmd.c stop.c incremental.c \
@@ -15,7 +15,7 @@ BDSADM_SRC := bdsadm.c create.c assemble-cmd.c stop.c incremental.c \
 	label-io.c assemble.c scan.c volume.c dm.c signature.c fmt.c \
 	monitor-cmd.c monitor-watch.c monitor-report.c monitor-program.c member-dev.c \
 	check-cmd.c check-read.c replace.c replace-copy.c replace-rescue.c replace-seg.c \
-	replace-abort.c run-lock.c config.c import.c \
+	replace-abort.c run-lock.c config.c import.c util.c sysfs.c \
 	$(BDSADM_PLAN_SRC) $(LIBBDS_SRC)
 BDSADM_LIBS := -ldevmapper -lblkid -lpthread
 # The test build only (make test-build): the hooks the VM tests drive.

@@ -219,53 +219,6 @@ static int add_controller(const char *name, const char *desc)
 }
 
 /*
- * The serial number of the disk whose sysfs directory is @diskdir, for
- * messages and the label: the SCSI unit serial number page (VPD 0x80),
- * else the serial attribute of NVMe and virtio-blk, else the WWID.
- * Non-printable bytes and blanks at either end are dropped; "" if none.
- * bdsadm detail compares it with the label's, so both read it here.
- */
-void disk_serial(const char *diskdir, char *serial, size_t sz)
-{
-	static const char *const attrs[] = { "device/serial", "serial",
-					     "wwid", "device/wwid" };
-	char path[PATH_MAX], buf[256];
-	size_t i, n = 0, o = 0, len;
-	FILE *f;
-
-	if (!sz)
-		return;
-	serial[0] = 0;
-	xsnprintf(path, sizeof(path), "%s/device/vpd_pg80", diskdir);
-	f = fopen(path, "rb");
-	if (f) {
-		n = fread(buf, 1, sizeof(buf) - 1, f);
-		fclose(f);
-		/* 4-byte header, byte 3 the length of the serial */
-		if (n >= 4) {
-			len = (unsigned char)buf[3];
-			if (len > n - 4)
-				len = n - 4;
-			memmove(buf, buf + 4, len);
-			n = len;
-		} else {
-			n = 0;
-		}
-	}
-	for (i = 0; !n && i < sizeof(attrs) / sizeof(attrs[0]); i++)
-		if (read_attr(diskdir, attrs[i], buf, sizeof(buf)))
-			n = strlen(buf);
-	for (i = 0; i < n && o < sz - 1; i++)
-		if (buf[i] > ' ' && buf[i] < 127)
-			serial[o++] = buf[i];
-		else if (buf[i] == ' ' && o)
-			serial[o++] = '_';
-	while (o && serial[o - 1] == '_')
-		o--;
-	serial[o] = 0;
-}
-
-/*
  * Find a device argument in sysfs.  Accepted: a kernel name (sdb), a
  * path whose last component is one (/dev/sdb), major:minor, and - on the
  * real /sys only - any path to a block device node (/dev/disk/by-id/...,
