@@ -82,10 +82,8 @@ int main(int argc, char **argv)
 	size_t i;
 
 	/* bds-stripe-table is bdsadm plan (with --create) under its old name */
-	if (!strcmp(slash ? slash + 1 : argv[0], "bds-stripe-table")) {
-		bds_prog = "bds-stripe-table";
+	if (!strcmp(slash ? slash + 1 : argv[0], "bds-stripe-table"))
 		return bds_cmd_table(argc, argv);
-	}
 	if (argc < 2) {
 		help(stderr);
 		return BDS_EXIT_USAGE;

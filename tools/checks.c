@@ -19,23 +19,23 @@
 /* ------------------------------------------------------------------ */
 /* Checks                                                              */
 
-static int nproblems;
-
-static void problem(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static void problem(const char *fmt, ...)
+static void problem(struct plan_ctx *c, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static void problem(struct plan_ctx *c, const char *fmt, ...)
 {
 	va_list ap;
 
-	fprintf(stderr, "%s: %s", bds_prog, opt.force ? "warning: " : "");
+	fprintf(stderr, "%s: %s", c->prog, c->opt.force ? "warning: " : "");
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
-	nproblems++;
+	c->nproblems++;
 }
 
 /* "dm-0 (vg-lv)" for device-mapper holders, else the plain name */
-static void describe_holders(const char *list, char *out, size_t sz)
+static void describe_holders(const struct plan_ctx *c, const char *list,
+			     char *out, size_t sz)
 {
 	char copy[LIST_SZ], dir[PATH_MAX], dmname[NAME_SZ];
 	char *tok, *save = NULL;
@@ -44,7 +44,7 @@ static void describe_holders(const char *list, char *out, size_t sz)
 	snprintf(copy, sizeof(copy), "%s", list);
 	for (tok = strtok_r(copy, " ", &save); tok;
 	     tok = strtok_r(NULL, " ", &save)) {
-		xsnprintf(dir, sizeof(dir), "%s/class/block/%s", opt.sysfs, tok);
+		xsnprintf(c, dir, sizeof(dir), "%s/class/block/%s", c->opt.sysfs, tok);
 		if (strlen(out) + 2 * NAME_SZ + 8 > sz)
 			break;
 		if (read_attr(dir, "dm/name", dmname, sizeof(dmname)))
@@ -73,15 +73,15 @@ static void unescape(char *s)
 	*d = 0;
 }
 
-static void check_mounts(void)
+static void check_mounts(struct plan_ctx *c)
 {
 	char line[4 * PATH_MAX];
-	FILE *f = fopen(opt.mounts, "r");
+	FILE *f = fopen(c->opt.mounts, "r");
 	int i;
 
 	if (!f) {
-		problem("cannot read %s to check for mounted devices: %s",
-			opt.mounts, strerror(errno));
+		problem(c, "cannot read %s to check for mounted devices: %s",
+			c->opt.mounts, strerror(errno));
 		return;
 	}
 	while (fgets(line, sizeof(line), f)) {
@@ -96,16 +96,16 @@ static void check_mounts(void)
 		unescape(src);
 		unescape(dir);
 		name = base_name(src);
-		if (opt.real_sysfs && realpath(src, real))
+		if (c->opt.real_sysfs && realpath(src, real))
 			name = base_name(real);
-		for (i = 0; i < nmem; i++) {
-			struct member *m = &mem[i];
+		for (i = 0; i < c->nmem; i++) {
+			struct member *m = &c->mem[i];
 
 			if (!strcmp(name, m->name))
-				problem("%s is mounted on %s (%s)", m->arg, dir,
+				problem(c, "%s is mounted on %s (%s)", m->arg, dir,
 					type ? type : "?");
 			else if (!m->is_part && in_list(m->parts, name))
-				problem("%s: its partition %s is mounted on %s (%s)",
+				problem(c, "%s: its partition %s is mounted on %s (%s)",
 					m->arg, name, dir, type ? type : "?");
 		}
 	}
@@ -119,16 +119,16 @@ static void check_mounts(void)
  * holders/ do not show.  Only a node whose major:minor matches sysfs is
  * opened (read-only; nothing is read or written).
  */
-static void check_exclusive(const struct member *m)
+static void check_exclusive(struct plan_ctx *c, const struct member *m)
 {
 	char node[PATH_MAX];
 	struct stat st;
 	int fd;
 
 	if (strchr(m->arg, '/'))
-		xsnprintf(node, sizeof(node), "%s", m->arg);
+		xsnprintf(c, node, sizeof(node), "%s", m->arg);
 	else
-		xsnprintf(node, sizeof(node), "/dev/%s", m->name);
+		xsnprintf(c, node, sizeof(node), "/dev/%s", m->name);
 	if (stat(node, &st) || !S_ISBLK(st.st_mode) ||
 	    major(st.st_rdev) != m->maj || minor(st.st_rdev) != m->min)
 		return;
@@ -138,49 +138,49 @@ static void check_exclusive(const struct member *m)
 		return;
 	}
 	if (errno == EBUSY)
-		problem("%s is busy: an exclusive open fails (in use by a filesystem, swap, dm, md or another program)",
+		problem(c, "%s is busy: an exclusive open fails (in use by a filesystem, swap, dm, md or another program)",
 			m->arg);
 }
 
-void check_members(void)
+void check_members(struct plan_ctx *c)
 {
 	int i, j;
 
-	for (i = 0; i < nmem; i++) {
-		struct member *m = &mem[i];
+	for (i = 0; i < c->nmem; i++) {
+		struct member *m = &c->mem[i];
 
 		for (j = 0; j < i; j++) {
-			struct member *o = &mem[j];
+			struct member *o = &c->mem[j];
 
 			if (m->maj == o->maj && m->min == o->min)
-				refuse("%s is given twice (as '%s' and '%s')",
+				refuse(c, "%s is given twice (as '%s' and '%s')",
 				       m->name, o->arg, m->arg);
 			if ((m->is_part && !strcmp(m->disk, o->name)) ||
 			    (o->is_part && !strcmp(o->disk, m->name)))
-				refuse("%s and %s overlap: one is a partition of the other",
+				refuse(c, "%s and %s overlap: one is a partition of the other",
 				       o->name, m->name);
 			if (m->is_part && o->is_part && !strcmp(m->disk, o->disk))
-				note("%s and %s are partitions of the same disk %s: they share its bandwidth",
+				note(c, "%s and %s are partitions of the same disk %s: they share its bandwidth",
 				     o->name, m->name, m->disk);
 		}
 		if (m->size == 0)
-			refuse("%s has size 0", m->arg);
+			refuse(c, "%s has size 0", m->arg);
 		if (m->holders[0]) {
 			char desc[LIST_SZ];
 
-			describe_holders(m->holders, desc, sizeof(desc));
-			problem("%s is in use by %s (%s/holders is not empty)",
+			describe_holders(c, m->holders, desc, sizeof(desc));
+			problem(c, "%s is in use by %s (%s/holders is not empty)",
 				m->arg, desc, m->dir);
 		}
 		if (!m->is_part && m->parts[0])
-			problem("%s is a whole disk with partitions (%s): give a partition, or remove the partition table",
+			problem(c, "%s is a whole disk with partitions (%s): give a partition, or remove the partition table",
 				m->arg, m->parts);
 	}
-	check_mounts();
-	if (opt.real_sysfs)
-		for (i = 0; i < nmem; i++)
-			check_exclusive(&mem[i]);
-	if (nproblems && !opt.force)
-		refuse("refusing to use devices that are in use (--force overrides)");
+	check_mounts(c);
+	if (c->opt.real_sysfs)
+		for (i = 0; i < c->nmem; i++)
+			check_exclusive(c, &c->mem[i]);
+	if (c->nproblems && !c->opt.force)
+		refuse(c, "refusing to use devices that are in use (--force overrides)");
 }
 

@@ -20,7 +20,8 @@
 /* dmsetup                                                             */
 
 /* Run dmsetup; returns its exit status (or -1).  quiet: output to null */
-static int run_dmsetup(char *const argv[], bool quiet)
+static int run_dmsetup(const struct plan_ctx *c, char *const argv[],
+		       bool quiet)
 {
 	int status;
 	pid_t pid;
@@ -41,7 +42,7 @@ static int run_dmsetup(char *const argv[], bool quiet)
 			}
 		}
 		execvp(argv[0], argv);
-		fprintf(stderr, "%s: cannot run %s: %s\n", bds_prog, argv[0],
+		fprintf(stderr, "%s: cannot run %s: %s\n", c->prog, argv[0],
 			strerror(errno));
 		_exit(127);
 	}
@@ -51,35 +52,35 @@ static int run_dmsetup(char *const argv[], bool quiet)
 	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
-static bool dm_exists(const char *name)
+static bool dm_exists(const struct plan_ctx *c, const char *name)
 {
-	char *argv[] = { (char *)opt.dmsetup, "info", (char *)name, NULL };
+	char *argv[] = { (char *)c->opt.dmsetup, "info", (char *)name, NULL };
 
-	return run_dmsetup(argv, true) == 0;
+	return run_dmsetup(c, argv, true) == 0;
 }
 
 /*
  * The kernel name (dm-N) of the device-mapper device called NAME: the
  * block device whose dm/name holds it, under <sysfs>/class/block.
  */
-static bool dm_kernel_name(const char *name, char *out, size_t sz)
+static bool dm_kernel_name(const struct plan_ctx *c, const char *name, char *out, size_t sz)
 {
 	char dir[PATH_MAX], sub[PATH_MAX], buf[NAME_SZ + 8];
 	struct dirent *de;
 	DIR *d;
 	bool found = false;
 
-	xsnprintf(dir, sizeof(dir), "%s/class/block", opt.sysfs);
+	xsnprintf(c, dir, sizeof(dir), "%s/class/block", c->opt.sysfs);
 	d = opendir(dir);
 	if (!d)
 		return false;
 	while (!found && (de = readdir(d))) {
 		if (strncmp(de->d_name, "dm-", 3))
 			continue;
-		xsnprintf(sub, sizeof(sub), "%s/%s", dir, de->d_name);
+		xsnprintf(c, sub, sizeof(sub), "%s/%s", dir, de->d_name);
 		if (read_attr(sub, "dm/name", buf, sizeof(buf)) &&
 		    !strcmp(buf, name)) {
-			xsnprintf(out, sz, "%s", de->d_name);
+			xsnprintf(c, out, sz, "%s", de->d_name);
 			found = true;
 		}
 	}
@@ -93,82 +94,83 @@ static bool dm_kernel_name(const char *name, char *out, size_t sz)
  * large; --read-ahead SIZE sets it; off leaves the kernel's value.
  * Failing here leaves the volume in place and is reported, not fatal.
  */
-static void set_read_ahead(void)
+static void set_read_ahead(const struct plan_ctx *c,
+			   const struct plan_result *r)
 {
 	char dev[NAME_SZ], dir[PATH_MAX], path[PATH_MAX];
 	u64 cur, want;
 	FILE *f;
 	bool ok;
 
-	if (opt.ra_mode == RA_OFF)
+	if (c->opt.ra_mode == RA_OFF)
 		return;
-	if (opt.ra_mode == RA_SET) {
-		want = opt.ra_kib;
+	if (c->opt.ra_mode == RA_SET) {
+		want = c->opt.ra_kib;
 	} else {
-		want = (2 * opt.width_b + 1023) / 1024;
+		want = (2 * r->width_b + 1023) / 1024;
 		want = (want + PAGE_KIB - 1) / PAGE_KIB * PAGE_KIB;
 	}
-	if (!dm_kernel_name(opt.create, dev, sizeof(dev))) {
-		fprintf(stderr, "%s: warning: %s not found under %s/class/block: read-ahead not set\n", bds_prog,
-			opt.create, opt.sysfs);
+	if (!dm_kernel_name(c, c->opt.create, dev, sizeof(dev))) {
+		fprintf(stderr, "%s: warning: %s not found under %s/class/block: read-ahead not set\n", c->prog,
+			c->opt.create, c->opt.sysfs);
 		return;
 	}
-	xsnprintf(dir, sizeof(dir), "%s/class/block/%s/queue", opt.sysfs,
+	xsnprintf(c, dir, sizeof(dir), "%s/class/block/%s/queue", c->opt.sysfs,
 		  dev);
 	if (!read_u64_attr(dir, "read_ahead_kb", &cur)) {
-		fprintf(stderr, "%s: warning: cannot read %s/read_ahead_kb: read-ahead not set\n", bds_prog,
+		fprintf(stderr, "%s: warning: cannot read %s/read_ahead_kb: read-ahead not set\n", c->prog,
 			dir);
 		return;
 	}
-	if (opt.ra_mode == RA_AUTO && cur >= want) {
-		fprintf(stderr, "%s: read-ahead of %s (%s) is %llu KiB, at least 2 stripe widths already\n", bds_prog,
-			opt.create, dev, U(cur));
+	if (c->opt.ra_mode == RA_AUTO && cur >= want) {
+		fprintf(stderr, "%s: read-ahead of %s (%s) is %llu KiB, at least 2 stripe widths already\n", c->prog,
+			c->opt.create, dev, U(cur));
 		return;
 	}
-	xsnprintf(path, sizeof(path), "%s/read_ahead_kb", dir);
+	xsnprintf(c, path, sizeof(path), "%s/read_ahead_kb", dir);
 	f = fopen(path, "w");
 	ok = f && fprintf(f, "%llu\n", U(want)) > 0;
 	if (f && fclose(f))
 		ok = false;
 	if (!ok) {
-		fprintf(stderr, "%s: warning: cannot write %s: %s (read-ahead stays %llu KiB)\n", bds_prog,
+		fprintf(stderr, "%s: warning: cannot write %s: %s (read-ahead stays %llu KiB)\n", c->prog,
 			path, strerror(errno), U(cur));
 		return;
 	}
-	fprintf(stderr, "%s: read-ahead of %s (%s): %llu KiB (was %llu KiB)\n", bds_prog,
-		opt.create, dev, U(want), U(cur));
+	fprintf(stderr, "%s: read-ahead of %s (%s): %llu KiB (was %llu KiB)\n", c->prog,
+		c->opt.create, dev, U(want), U(cur));
 }
 
-int create_device(void)
+int create_device(const struct plan_ctx *c, const struct plan_result *r)
 {
-	char *create[] = { (char *)opt.dmsetup, "create", (char *)opt.create,
-			   "--table", table, NULL };
-	char *remove[] = { (char *)opt.dmsetup, "remove", (char *)opt.create,
+	char *create[] = { (char *)c->opt.dmsetup, "create", (char *)c->opt.create,
+			   "--table", (char *)c->table, NULL };
+	char *remove[] = { (char *)c->opt.dmsetup, "remove", (char *)c->opt.create,
 			   NULL };
 	int rc;
 
-	if (dm_exists(opt.create))
-		refuse("a device-mapper device named '%s' already exists",
-		       opt.create);
-	fprintf(stderr, "%s: running: %s create %s --table '%s'\n", bds_prog,
-		opt.dmsetup, opt.create, table);
-	rc = run_dmsetup(create, false);
+	if (dm_exists(c, c->opt.create))
+		refuse(c, "a device-mapper device named '%s' already exists",
+		       c->opt.create);
+	fprintf(stderr, "%s: running: %s create %s --table '%s'\n", c->prog,
+		c->opt.dmsetup, c->opt.create, c->table);
+	rc = run_dmsetup(c, create, false);
 	if (rc == 0) {
-		fprintf(stderr, "%s: created /dev/mapper/%s\n", bds_prog,
-			opt.create);
-		set_read_ahead();
+		fprintf(stderr, "%s: created /dev/mapper/%s\n", c->prog,
+			c->opt.create);
+		set_read_ahead(c, r);
 		return 0;
 	}
-	fprintf(stderr, "%s: dmsetup create %s failed (exit %d); the kernel log names the reason\n", bds_prog,
-		opt.create, rc);
-	if (dm_exists(opt.create)) {
-		fprintf(stderr, "%s: removing the half-created %s\n", bds_prog,
-			opt.create);
-		if (run_dmsetup(remove, false))
-			fprintf(stderr, "%s: dmsetup remove %s failed: remove it by hand\n", bds_prog,
-				opt.create);
+	fprintf(stderr, "%s: dmsetup create %s failed (exit %d); the kernel log names the reason\n", c->prog,
+		c->opt.create, rc);
+	if (dm_exists(c, c->opt.create)) {
+		fprintf(stderr, "%s: removing the half-created %s\n", c->prog,
+			c->opt.create);
+		if (run_dmsetup(c, remove, false))
+			fprintf(stderr, "%s: dmsetup remove %s failed: remove it by hand\n", c->prog,
+				c->opt.create);
 	}
-	fprintf(stderr, "%s: nothing was created\n", bds_prog);
+	fprintf(stderr, "%s: nothing was created\n", c->prog);
 	return 1;
 }
 

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void usage(enum plan_verb verb)
+static void usage(const struct plan_ctx *c, enum plan_verb verb)
 {
 	if (verb == VERB_CREATE)
 		printf("Usage: bdsadm create NAME [options] DEVICE...\n"
@@ -25,7 +25,7 @@ static void usage(enum plan_verb verb)
 		       "Build a device-mapper bds-stripe table: one group per controller\n"
 		       "(SCSI host, NVMe controller, virtio-blk PCI function; virtual\n"
 		       "devices each alone), checked and explained.  Nothing is changed%s.\n",
-		       verb == VERB_PLAN ? "bdsadm plan" : bds_prog,
+		       verb == VERB_PLAN ? "bdsadm plan" : c->prog,
 		       verb == VERB_TABLE ? " unless --create is given" : "");
 	printf("\n"
 	       "DEVICE: /dev/sdb, sdb, a partition, or MAJOR:MINOR.\n"
@@ -104,11 +104,12 @@ static const struct option longopts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-void plan_check_dm_name(const char *what, const char *name)
+void plan_check_dm_name(const struct plan_ctx *c, const char *what,
+			const char *name)
 {
 	if (!*name || strlen(name) > DM_NAME_MAX || strchr(name, '/') ||
 	    !strcmp(name, ".") || !strcmp(name, ".."))
-		usage_error("%s '%s': a device-mapper name is 1 to %d characters without '/'",
+		usage_error(c, "%s '%s': a device-mapper name is 1 to %d characters without '/'",
 			    what, name, DM_NAME_MAX);
 }
 
@@ -149,7 +150,7 @@ static bool verb_takes(enum plan_verb verb, int c)
  * "X" or "X,Y,...": MB/s values into a new array; false if one is not a
  * positive number.
  */
-static bool parse_speeds(const char *s, double **list, int *n)
+static bool parse_speeds(const struct plan_ctx *c, const char *s, double **list, int *n)
 {
 	char copy[LIST_SZ * 4], *tok, *save = NULL;
 
@@ -160,7 +161,7 @@ static bool parse_speeds(const char *s, double **list, int *n)
 	free(*list);
 	*list = calloc(MAX_ARGS, sizeof(**list));
 	if (!*list)
-		refuse("out of memory");
+		refuse(c, "out of memory");
 	*n = 0;
 	for (tok = strtok_r(copy, ",", &save); tok;
 	     tok = strtok_r(NULL, ",", &save))
@@ -170,216 +171,226 @@ static bool parse_speeds(const char *s, double **list, int *n)
 }
 
 /* --weights: a word or a list (checked against the devices later). */
-static void parse_weights(const char *s)
+static void parse_weights(struct plan_ctx *c, const char *s)
 {
-	opt.weights_arg = s;
+	c->opt.weights_arg = s;
 	if (!strcmp(s, "capacity"))
-		opt.weights = WT_CAPACITY;
+		c->opt.weights = WT_CAPACITY;
 	else if (!strcmp(s, "bandwidth"))
-		opt.weights = WT_BANDWIDTH;
+		c->opt.weights = WT_BANDWIDTH;
 	else if (*s && strspn(s, "0123456789,") == strlen(s))
-		opt.weights = WT_LIST;
+		c->opt.weights = WT_LIST;
 	else
-		usage_error("--weights %s: accepted are capacity, bandwidth and a list of weights in table order (2,1,1,1)",
+		usage_error(c, "--weights %s: accepted are capacity, bandwidth and a list of weights in table order (2,1,1,1)",
 			    s);
 }
 
 /*
- * Parse the options of @verb into opt; returns the index of the first
+ * Parse the options of @verb into c->opt; returns the index of the first
  * argument after them.
  */
-int plan_parse_options(enum plan_verb verb, int argc, char **argv)
+int plan_parse_options(struct plan_ctx *c, enum plan_verb verb, int argc,
+		       char **argv)
 {
-	int c;
+	int ch;
 
-	opt.verb = verb;
-	while ((c = getopt_long(argc, argv, "c:t:l:w:g:n:fhV", longopts,
+	c->opt.verb = verb;
+	while ((ch = getopt_long(argc, argv, "c:t:l:w:g:n:fhV", longopts,
 				NULL)) != -1) {
-		if (c != '?' && !verb_takes(verb, c))
-			usage_error("%s does not take %s",
+		if (ch != '?' && !verb_takes(verb, ch))
+			usage_error(c, "%s does not take %s",
 				    verb == VERB_CREATE ? "bdsadm create" :
 				    verb == VERB_PLAN ? "bdsadm plan" :
-				    bds_prog, opt_name(c));
-		switch (c) {
+				    c->prog, opt_name(ch));
+		switch (ch) {
 		case 'c':
-			opt.chunk_arg = optarg;
+			c->opt.chunk_arg = optarg;
 			break;
 		case 't':
-			opt.transfer_arg = optarg;
+			c->opt.transfer_arg = optarg;
 			break;
 		case 'l':
 			if (!strcmp(optarg, "interleave"))
-				opt.mode = BDS_LAYOUT_INTERLEAVE;
+				c->opt.mode = BDS_LAYOUT_INTERLEAVE;
 			else if (!strcmp(optarg, "sequential"))
-				opt.mode = BDS_LAYOUT_SEQUENTIAL;
+				c->opt.mode = BDS_LAYOUT_SEQUENTIAL;
 			else
-				usage_error("--layout %s: accepted are interleave and sequential",
+				usage_error(c, "--layout %s: accepted are interleave and sequential",
 					    optarg);
 			break;
 		case 'w':
-			parse_weights(optarg);
+			parse_weights(c, optarg);
 			break;
 		case 'g':
-			opt.groups_arg = optarg;
+			c->opt.groups_arg = optarg;
 			break;
 		case 'n':
-			plan_check_dm_name("--name", optarg);
-			opt.name = optarg;
+			plan_check_dm_name(c, "--name", optarg);
+			c->opt.name = optarg;
 			break;
 		case 'f':
-			opt.force = true;
+			c->opt.force = true;
 			break;
 		case 'h':
-			usage(verb);
+			usage(c, verb);
 			exit(0);
 		case 'V':
-			printf("%s " BDS_VERSION "\n", bds_prog);
+			printf("%s " BDS_VERSION "\n", c->prog);
 			exit(0);
 		case OPT_SORT:
-			opt.sort = true;
+			c->opt.sort = true;
 			break;
 		case OPT_GROUP_BY:
 			if (!strcmp(optarg, "host"))
-				opt.group_by = GROUP_BY_HOST;
+				c->opt.group_by = GROUP_BY_HOST;
 			else if (!strcmp(optarg, "controller"))
-				opt.group_by = GROUP_BY_CONTROLLER;
+				c->opt.group_by = GROUP_BY_CONTROLLER;
 			else if (!strcmp(optarg, "subsystem"))
-				opt.group_by = GROUP_BY_SUBSYSTEM;
+				c->opt.group_by = GROUP_BY_SUBSYSTEM;
 			else
-				usage_error("--group-by %s: accepted are host, subsystem and controller",
+				usage_error(c, "--group-by %s: accepted are host, subsystem and controller",
 					    optarg);
 			break;
 		case OPT_CREATE:
-			plan_check_dm_name("--create", optarg);
-			opt.create = optarg;
+			plan_check_dm_name(c, "--create", optarg);
+			c->opt.create = optarg;
 			break;
 		case OPT_TABLE_ONLY:
-			opt.table_only = true;
+			c->opt.table_only = true;
 			break;
 		case OPT_PATHS:
-			opt.paths = true;
+			c->opt.paths = true;
 			break;
 		case OPT_DISK_MBPS:
-			if (!parse_speeds(optarg, &opt.disk_list, &opt.ndisk))
-				usage_error("--disk-mbps %s: not a positive number, or a list of them separated by commas",
+			if (!parse_speeds(c, optarg, &c->opt.disk_list, &c->opt.ndisk))
+				usage_error(c, "--disk-mbps %s: not a positive number, or a list of them separated by commas",
 					    optarg);
-			opt.disk_mbps = opt.disk_list[0];
-			opt.have_disk_mbps = true;
+			c->opt.disk_mbps = c->opt.disk_list[0];
+			c->opt.have_disk_mbps = true;
 			break;
 		case OPT_CTRL_MBPS:
-			if (!parse_speeds(optarg, &opt.ctrl_list, &opt.nctrl_mbps))
-				usage_error("--controller-mbps %s: not a positive number, or a list of them separated by commas",
+			if (!parse_speeds(c, optarg, &c->opt.ctrl_list, &c->opt.nctrl_mbps))
+				usage_error(c, "--controller-mbps %s: not a positive number, or a list of them separated by commas",
 					    optarg);
-			opt.ctrl_mbps = opt.ctrl_list[0];
-			opt.have_ctrl_mbps = true;
+			c->opt.ctrl_mbps = c->opt.ctrl_list[0];
+			c->opt.have_ctrl_mbps = true;
 			break;
 		case OPT_SYSFS:
-			opt.sysfs = optarg;
-			opt.real_sysfs = false;
+			c->opt.sysfs = optarg;
+			c->opt.real_sysfs = false;
 			break;
 		case OPT_MOUNTS:
-			opt.mounts = optarg;
+			c->opt.mounts = optarg;
 			break;
 		case OPT_DMSETUP:
-			opt.dmsetup = optarg;
+			c->opt.dmsetup = optarg;
 			break;
 		case OPT_READ_AHEAD: {
 			u64 b;
 
 			if (!strcmp(optarg, "auto")) {
-				opt.ra_mode = RA_AUTO;
+				c->opt.ra_mode = RA_AUTO;
 			} else if (!strcmp(optarg, "off")) {
-				opt.ra_mode = RA_OFF;
+				c->opt.ra_mode = RA_OFF;
 			} else if (parse_size(optarg, &b) &&
 				   b <= (u64)UINT32_MAX * 1024) {
-				opt.ra_mode = RA_SET;
-				opt.ra_kib = (b + 1023) / 1024;
+				c->opt.ra_mode = RA_SET;
+				c->opt.ra_kib = (b + 1023) / 1024;
 			} else {
-				usage_error("--read-ahead %s: accepted are auto, off and a size",
+				usage_error(c, "--read-ahead %s: accepted are auto, off and a size",
 					    optarg);
 			}
 			break;
 		}
 		default:
-			usage_error("unknown option");
+			usage_error(c, "unknown option");
 		}
 	}
-	if (opt.chunk_arg && opt.transfer_arg)
-		usage_error("--chunk and --transfer-size exclude each other");
-	if (opt.have_ctrl_mbps && !opt.have_disk_mbps)
-		usage_error("--controller-mbps needs --disk-mbps too");
-	if (opt.weights != WT_NONE && opt.mode == BDS_LAYOUT_SEQUENTIAL)
-		usage_error("--weights %s: weights need --layout interleave; with --layout sequential every member holds an equal share, as with the in-kernel striped target",
-			    opt.weights_arg);
-	if (opt.weights == WT_BANDWIDTH && !opt.have_disk_mbps)
-		usage_error("--weights bandwidth needs the disks' speeds: give --disk-mbps (and --controller-mbps where controllers limit them)");
-	if (opt.transfer_arg && (opt.weights == WT_CAPACITY ||
-				 opt.weights == WT_BANDWIDTH))
-		usage_error("--transfer-size and --weights %s exclude each other: the weights depend on the stripe unit; give --chunk, or the weights as a list",
-			    opt.weights_arg);
-	if (opt.name && opt.create && strcmp(opt.name, opt.create))
-		usage_error("--name %s and --create %s differ", opt.name,
-			    opt.create);
+	if (c->opt.chunk_arg && c->opt.transfer_arg)
+		usage_error(c, "--chunk and --transfer-size exclude each other");
+	if (c->opt.have_ctrl_mbps && !c->opt.have_disk_mbps)
+		usage_error(c, "--controller-mbps needs --disk-mbps too");
+	if (c->opt.weights != WT_NONE && c->opt.mode == BDS_LAYOUT_SEQUENTIAL)
+		usage_error(c, "--weights %s: weights need --layout interleave; with --layout sequential every member holds an equal share, as with the in-kernel striped target",
+			    c->opt.weights_arg);
+	if (c->opt.weights == WT_BANDWIDTH && !c->opt.have_disk_mbps)
+		usage_error(c, "--weights bandwidth needs the disks' speeds: give --disk-mbps (and --controller-mbps where controllers limit them)");
+	if (c->opt.transfer_arg && (c->opt.weights == WT_CAPACITY ||
+				 c->opt.weights == WT_BANDWIDTH))
+		usage_error(c, "--transfer-size and --weights %s exclude each other: the weights depend on the stripe unit; give --chunk, or the weights as a list",
+			    c->opt.weights_arg);
+	if (c->opt.name && c->opt.create && strcmp(c->opt.name, c->opt.create))
+		usage_error(c, "--name %s and --create %s differ", c->opt.name,
+			    c->opt.create);
 	return optind;
 }
 
-/* device names taken from --groups */
-static char **spec_args;
-
 /* With --groups 'sdb,sdc;sdd' and no device arguments, the spec lists them. */
-static int args_from_spec(char ***out)
+static int args_from_spec(struct plan_ctx *c, char ***out)
 {
 	char copy[LIST_SZ * 4], *tok, *save = NULL;
-	int n = 0;
 
-	if (strlen(opt.groups_arg) >= sizeof(copy))
-		refuse("--groups: too long");
-	snprintf(copy, sizeof(copy), "%s", opt.groups_arg);
-	spec_args = calloc(MAX_ARGS, sizeof(*spec_args));
-	if (!spec_args)
-		refuse("out of memory");
+	if (strlen(c->opt.groups_arg) >= sizeof(copy))
+		refuse(c, "--groups: too long");
+	snprintf(copy, sizeof(copy), "%s", c->opt.groups_arg);
+	c->spec_args = calloc(MAX_ARGS, sizeof(*c->spec_args));
+	if (!c->spec_args)
+		refuse(c, "out of memory");
 	for (tok = strtok_r(copy, ",;", &save); tok;
 	     tok = strtok_r(NULL, ",;", &save)) {
-		if (n >= MAX_ARGS)
-			refuse("%s", bds_geom_error(BDS_ERR_TOO_MANY_MEMBERS));
-		spec_args[n] = strdup(tok);
-		if (!spec_args[n])
-			refuse("out of memory");
-		n++;
+		if (c->nspec >= MAX_ARGS)
+			refuse(c, "%s", bds_geom_error(BDS_ERR_TOO_MANY_MEMBERS));
+		c->spec_args[c->nspec] = strdup(tok);
+		if (!c->spec_args[c->nspec])
+			refuse(c, "out of memory");
+		c->nspec++;
 	}
-	*out = spec_args;
-	return n;
+	*out = c->spec_args;
+	return c->nspec;
 }
 
 /* bds-stripe-table, and bdsadm plan: print the table and the summary. */
-static int plan_main(enum plan_verb verb, int argc, char **argv)
+static int plan_main(struct plan_ctx *c, enum plan_verb verb, int argc,
+		     char **argv)
 {
 	struct plan_result r;
 	char **args;
 	int nargs, first;
 
-	first = plan_parse_options(verb, argc, argv);
+	first = plan_parse_options(c, verb, argc, argv);
 	args = argv + first;
 	nargs = argc - first;
-	if (!nargs && opt.groups_arg && !spec_is_counts(opt.groups_arg))
-		nargs = args_from_spec(&args);
+	if (!nargs && c->opt.groups_arg && !spec_is_counts(c->opt.groups_arg))
+		nargs = args_from_spec(c, &args);
 	if (!nargs)
-		usage_error("no devices given");
-	plan_build(args, nargs, &r);
-	printf("%s\n", table);
-	if (!opt.table_only)
-		print_summary(&r);
-	if (opt.create)
-		return create_device();
+		usage_error(c, "no devices given");
+	plan_build(c, args, nargs, &r);
+	printf("%s\n", c->table);
+	if (!c->opt.table_only)
+		print_summary(c, &r);
+	if (c->opt.create)
+		return create_device(c, &r);
 	return 0;
+}
+
+static int plan_run(const char *prog, enum plan_verb verb, int argc,
+		    char **argv)
+{
+	struct plan_ctx c;
+	int rc;
+
+	plan_init(&c, prog);
+	rc = plan_main(&c, verb, argc, argv);
+	plan_free(&c);
+	return rc;
 }
 
 int bds_cmd_plan(int argc, char **argv)
 {
-	return plan_main(VERB_PLAN, argc, argv);
+	return plan_run("bdsadm", VERB_PLAN, argc, argv);
 }
 
 int bds_cmd_table(int argc, char **argv)
 {
-	return plan_main(VERB_TABLE, argc, argv);
+	return plan_run("bds-stripe-table", VERB_TABLE, argc, argv);
 }

@@ -9,52 +9,53 @@
 #include <stdarg.h>
 #include <stdlib.h>
 
-static void verr(const char *fmt, va_list ap)
+static void verr(const struct plan_ctx *c, const char *fmt, va_list ap)
 {
-	fprintf(stderr, "%s: ", bds_prog);
+	fprintf(stderr, "%s: ", c->prog);
 	vfprintf(stderr, fmt, ap);
 	fputc('\n', stderr);
 }
 
-void refuse(const char *fmt, ...)
+void refuse(const struct plan_ctx *c, const char *fmt, ...)
 {
 	va_list ap;
 
 	va_start(ap, fmt);
-	verr(fmt, ap);
+	verr(c, fmt, ap);
 	va_end(ap);
-	fprintf(stderr, "%s: nothing was created\n", bds_prog);
+	fprintf(stderr, "%s: nothing was created\n", c->prog);
 	exit(1);
 }
 
-void usage_error(const char *fmt, ...)
+void usage_error(const struct plan_ctx *c, const char *fmt, ...)
 {
 	va_list ap;
 
 	va_start(ap, fmt);
-	verr(fmt, ap);
+	verr(c, fmt, ap);
 	va_end(ap);
-	fprintf(stderr, "Try '%s --help'.\n", bds_prog);
+	fprintf(stderr, "Try '%s --help'.\n", c->prog);
 	exit(2);
 }
 
-void note(const char *fmt, ...)
+void note(struct plan_ctx *c, const char *fmt, ...)
 {
 	va_list ap;
 	char *s;
 
-	if (nnotes >= MAX_NOTES)
+	if (c->nnotes >= MAX_NOTES)
 		return;
 	va_start(ap, fmt);
 	if (vasprintf(&s, fmt, ap) < 0)
 		s = NULL;
 	va_end(ap);
 	if (s)
-		notes[nnotes++] = s;
+		c->notes[c->nnotes++] = s;
 }
 
 /* snprintf that refuses to truncate silently */
-void xsnprintf(char *buf, size_t sz, const char *fmt, ...)
+void xsnprintf(const struct plan_ctx *c, char *buf, size_t sz,
+	       const char *fmt, ...)
 {
 	va_list ap;
 	int n;
@@ -63,5 +64,5 @@ void xsnprintf(char *buf, size_t sz, const char *fmt, ...)
 	n = vsnprintf(buf, sz, fmt, ap);
 	va_end(ap);
 	if (n < 0 || (size_t)n >= sz)
-		refuse("internal error: a name or path is too long");
+		refuse(c, "internal error: a name or path is too long");
 }

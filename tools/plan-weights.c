@@ -19,36 +19,32 @@
 
 #include <string.h>
 
-/* The layout's slot arrays (one plan per run). */
-static struct bds_slot slots[BDS_MAX_SLOTS];
-static u16 slot_of[BDS_MAX_SLOTS];
-
-void plan_speeds(void)
+void plan_speeds(struct plan_ctx *c)
 {
 	char names[LIST_SZ] = "";
-	int i, c;
+	int i, k;
 
-	if (opt.have_disk_mbps && opt.ndisk != 1 && opt.ndisk != nmem)
-		refuse("--disk-mbps gives %d speeds for %d devices: give one for all of them, or one per device in the order of the arguments",
-		       opt.ndisk, nmem);
-	for (c = 0; c < nctrl; c++)
-		if (strlen(names) + strlen(ctrls[c].name) + 3 < sizeof(names))
-			cat(names, sizeof(names), "%s%s", c ? ", " : "",
-			    ctrls[c].name);
-	if (opt.have_ctrl_mbps && opt.nctrl_mbps != 1 && opt.nctrl_mbps != nctrl)
-		refuse("--controller-mbps gives %d limits for %d controllers (%s): give one for all of them, or one per controller in this order",
-		       opt.nctrl_mbps, nctrl, names);
-	for (i = 0; i < nmem; i++)
-		mem[i].mbps = !opt.have_disk_mbps ? 0 : opt.ndisk == 1 ?
-			      opt.disk_mbps : opt.disk_list[i];
-	for (c = 0; c < nctrl; c++)
-		ctrls[c].mbps = !opt.have_ctrl_mbps ? 0 : opt.nctrl_mbps == 1 ?
-				opt.ctrl_mbps : opt.ctrl_list[c];
+	if (c->opt.have_disk_mbps && c->opt.ndisk != 1 && c->opt.ndisk != c->nmem)
+		refuse(c, "--disk-mbps gives %d speeds for %d devices: give one for all of them, or one per device in the order of the arguments",
+		       c->opt.ndisk, c->nmem);
+	for (k = 0; k < c->nctrl; k++)
+		if (strlen(names) + strlen(c->ctrls[k].name) + 3 < sizeof(names))
+			cat(names, sizeof(names), "%s%s", k ? ", " : "",
+			    c->ctrls[k].name);
+	if (c->opt.have_ctrl_mbps && c->opt.nctrl_mbps != 1 && c->opt.nctrl_mbps != c->nctrl)
+		refuse(c, "--controller-mbps gives %d limits for %d controllers (%s): give one for all of them, or one per controller in this order",
+		       c->opt.nctrl_mbps, c->nctrl, names);
+	for (i = 0; i < c->nmem; i++)
+		c->mem[i].mbps = !c->opt.have_disk_mbps ? 0 : c->opt.ndisk == 1 ?
+			      c->opt.disk_mbps : c->opt.disk_list[i];
+	for (k = 0; k < c->nctrl; k++)
+		c->ctrls[k].mbps = !c->opt.have_ctrl_mbps ? 0 : c->opt.nctrl_mbps == 1 ?
+				c->opt.ctrl_mbps : c->opt.ctrl_list[k];
 }
 
-u64 plan_label_room(int i, u64 chunk)
+u64 plan_label_room(const struct plan_ctx *c, int i, u64 chunk)
 {
-	const struct member *m = tbl[i];
+	const struct member *m = c->tbl[i];
 	u64 off = bds_label_data_offset((u32)chunk, m->pbs / 512), backup;
 
 	if (m->size < BDS_LABEL_MIN_MEMBER)
@@ -57,75 +53,76 @@ u64 plan_label_room(int i, u64 chunk)
 	return backup > off ? backup - off : 0;
 }
 
-const char *plan_weights_list(struct plan_result *r)
+const char *plan_weights_list(const struct plan_ctx *c,
+			      struct plan_result *r)
 {
-	return wt_parse_list(opt.weights_arg, (u32)nmem, r->weight);
+	return wt_parse_list(c->opt.weights_arg, (u32)c->nmem, r->weight);
 }
 
 /* The members and controllers as weights.c sees them. */
-static struct wt_input wt_in(struct wt_member *wm, double *cm, u64 chunk)
+static struct wt_input wt_in(const struct plan_ctx *c, struct wt_member *wm, double *cm, u64 chunk)
 {
 	struct wt_input in = {
-		.n = (u32)nmem, .m = wm, .nctrl = (u32)nctrl, .ctrl_mbps = cm,
+		.n = (u32)c->nmem, .m = wm, .nctrl = (u32)c->nctrl, .ctrl_mbps = cm,
 		.chunk = (u32)chunk, .max_slots = wt_max_slots((u32)chunk),
 	};
 	int i;
 
-	for (i = 0; i < nmem; i++)
-		wm[i] = (struct wt_member){ plan_label_room(i, chunk),
-					    tbl[i]->mbps, (u32)tbl[i]->ctrl };
-	for (i = 0; i < nctrl; i++)
-		cm[i] = ctrls[i].mbps;
+	for (i = 0; i < c->nmem; i++)
+		wm[i] = (struct wt_member){ plan_label_room(c, i, chunk),
+					    c->tbl[i]->mbps, (u32)c->tbl[i]->ctrl };
+	for (i = 0; i < c->nctrl; i++)
+		cm[i] = c->ctrls[i].mbps;
 	return in;
 }
 
-static void choose(struct plan_result *r, u64 chunk)
+static void choose(struct plan_ctx *c, struct plan_result *r, u64 chunk)
 {
 	struct wt_member wm[BDS_MAX_MEMBERS];
 	double cm[BDS_MAX_MEMBERS];
-	struct wt_input in = wt_in(wm, cm, chunk);
+	struct wt_input in = wt_in(c, wm, cm, chunk);
 	char h1[64], h2[64];
 	bool ok;
 	int i;
 
-	ok = opt.weights == WT_CAPACITY ? wt_by_capacity(&in, r->weight) :
+	ok = c->opt.weights == WT_CAPACITY ? wt_by_capacity(&in, r->weight) :
 	     wt_by_bandwidth(&in, r->weight);
 	if (ok)
 		return;
-	for (i = 0; i < nmem; i++)
+	for (i = 0; i < c->nmem; i++)
 		if (wm[i].avail < chunk)
-			refuse("--weights %s: %s is too small: %s, with no room for a stripe unit (%s) between a label's data offset and its backup copy",
-			       opt.weights_arg, tbl[i]->name,
-			       bds_human(tbl[i]->size * SECTOR, h1, sizeof(h1)),
+			refuse(c, "--weights %s: %s is too small: %s, with no room for a stripe unit (%s) between a label's data offset and its backup copy",
+			       c->opt.weights_arg, c->tbl[i]->name,
+			       bds_human(c->tbl[i]->size * SECTOR, h1, sizeof(h1)),
 			       bds_human(chunk * SECTOR, h2, sizeof(h2)));
-	refuse("--weights %s: no weights fit these members: a member has room for fewer stripe units than the weight its speed asks for; give the weights as a list",
-	       opt.weights_arg);
+	refuse(c, "--weights %s: no weights fit these members: a member has room for fewer stripe units than the weight its speed asks for; give the weights as a list",
+	       c->opt.weights_arg);
 }
 
-void plan_weights(struct plan_result *r, u64 chunk)
+void plan_weights(struct plan_ctx *c, struct plan_result *r, u64 chunk)
 {
 	struct bds_layout *l = &r->layout;
 	enum bds_geom_err err;
 	u32 W;
 
-	if (opt.weights == WT_NONE)
+	if (c->opt.weights == WT_NONE)
 		return;
-	if (opt.weights != WT_LIST)
-		choose(r, chunk);
+	if (c->opt.weights != WT_LIST)
+		choose(c, r, chunk);
 	err = bds_weights_check(l, r->weight, &W);
 	if (err == BDS_ERR_CYCLE_TOO_BIG)
-		refuse("--weights %s: %s (a stripe unit of %llu sectors: at most %u stripe units per cycle)",
-		       opt.weights_arg, bds_geom_error(err), U(chunk),
+		refuse(c, "--weights %s: %s (a stripe unit of %llu sectors: at most %u stripe units per cycle)",
+		       c->opt.weights_arg, bds_geom_error(err), U(chunk),
 		       wt_max_slots((u32)chunk));
 	if (err)
-		refuse("--weights %s: %s", opt.weights_arg, bds_geom_error(err));
-	bds_layout_weigh(l, r->weight, W, slots, slot_of);
+		refuse(c, "--weights %s: %s", c->opt.weights_arg, bds_geom_error(err));
+	bds_layout_weigh(l, r->weight, W, r->slots, r->slot_of);
 	r->weighted = W != l->nr_members;
 }
 
-static const char *how(void)
+static const char *how(const struct plan_ctx *c)
 {
-	switch (opt.weights) {
+	switch (c->opt.weights) {
 	case WT_CAPACITY:
 		return "by capacity: the most of the members' space";
 	case WT_BANDWIDTH:
@@ -141,18 +138,18 @@ static double pct(u64 a, u64 b)
 	return b ? 100.0 * (double)a / (double)b : 0;
 }
 
-static void print_space(const struct plan_result *r)
+static void print_space(const struct plan_ctx *c, const struct plan_result *r)
 {
 	u64 chunk = r->layout.chunk, total = 0, min_size = UINT64_MAX, eq;
 	char h1[64], h2[64], h3[64], h4[64];
 	int i;
 
-	for (i = 0; i < nmem; i++) {
-		total += tbl[i]->size;
-		if (tbl[i]->size < min_size)
-			min_size = tbl[i]->size;
+	for (i = 0; i < c->nmem; i++) {
+		total += c->tbl[i]->size;
+		if (c->tbl[i]->size < min_size)
+			min_size = c->tbl[i]->size;
 	}
-	eq = min_size / chunk * chunk * (u64)nmem;
+	eq = min_size / chunk * chunk * (u64)c->nmem;
 	printf("  space used: %s of %s (%.1f %%); equal shares use %s (%.1f %%)",
 	       bds_human(r->length * SECTOR, h1, sizeof(h1)),
 	       bds_human(total * SECTOR, h2, sizeof(h2)), pct(r->length, total),
@@ -167,17 +164,17 @@ static void print_space(const struct plan_result *r)
 		printf("\n");
 }
 
-static void print_speed(const struct plan_result *r)
+static void print_speed(const struct plan_ctx *c, const struct plan_result *r)
 {
 	struct wt_member wm[BDS_MAX_MEMBERS];
 	double cm[BDS_MAX_MEMBERS];
-	struct wt_input in = wt_in(wm, cm, r->layout.chunk);
+	struct wt_input in = wt_in(c, wm, cm, r->layout.chunk);
 	u32 one[BDS_MAX_MEMBERS];
 	struct wt_eval e, eq;
 	char s1[64], s2[64], s3[64];
 	int i;
 
-	for (i = 0; i < nmem; i++)
+	for (i = 0; i < c->nmem; i++)
 		one[i] = 1;
 	wt_evaluate(&in, r->weight, &e);
 	wt_evaluate(&in, one, &eq);
@@ -186,32 +183,32 @@ static void print_speed(const struct plan_result *r)
 	       speed(wt_ideal_mbps(&in), s3, sizeof(s3)));
 }
 
-void print_weights(const struct plan_result *r)
+void print_weights(const struct plan_ctx *c, const struct plan_result *r)
 {
 	const struct bds_layout *l = &r->layout;
 	u64 chunk_b = (u64)l->chunk * SECTOR;
 	char h1[64], h2[64], list[BDS_MAX_MEMBERS * 4 + 1] = "";
 	int i;
 
-	if (opt.weights == WT_NONE)
+	if (c->opt.weights == WT_NONE)
 		return;
-	for (i = 0; i < nmem; i++)
+	for (i = 0; i < c->nmem; i++)
 		cat(list, sizeof(list), "%s%u", i ? "," : "", r->weight[i]);
-	printf("\nWeights (%s):\n", how());
+	printf("\nWeights (%s):\n", how(c));
 	if (!r->weighted)
 		printf("  every weight is 1: equal shares, and no weights in the table\n");
 	printf("  %-3s %-10s %6s %7s  %-32s %s\n", "#", "name", "weight", "share",
 	       "data", "unused");
-	for (i = 0; i < nmem; i++) {
+	for (i = 0; i < c->nmem; i++) {
 		u64 data = r->member_len * r->weight[i];
 		char d[96], u[96];
 
 		snprintf(d, sizeof(d), "%s (%llu sectors)",
 			 bds_human(data * SECTOR, h1, sizeof(h1)), U(data));
 		snprintf(u, sizeof(u), "%s (%llu sectors)",
-			 bds_human((tbl[i]->size - data) * SECTOR, h2, sizeof(h2)),
-			 U(tbl[i]->size - data));
-		printf("  %-3d %-10s %6u %5.1f %%  %-32s %s\n", i, tbl[i]->name,
+			 bds_human((c->tbl[i]->size - data) * SECTOR, h2, sizeof(h2)),
+			 U(c->tbl[i]->size - data));
+		printf("  %-3d %-10s %6u %5.1f %%  %-32s %s\n", i, c->tbl[i]->name,
 		       r->weight[i], pct(r->weight[i], l->nr_slots), d, u);
 	}
 	printf("  W = %u: a cycle of %u stripe units (%s)", l->nr_slots,
@@ -219,7 +216,7 @@ void print_weights(const struct plan_result *r)
 	if (r->weighted)
 		printf("; in the table: weights %s", list);
 	printf("\n");
-	print_space(r);
-	if (opt.have_disk_mbps)
-		print_speed(r);
+	print_space(c, r);
+	if (c->opt.have_disk_mbps)
+		print_speed(c, r);
 }

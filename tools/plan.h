@@ -22,8 +22,8 @@
  * util.c (names, numbers, sizes) and sysfs.c (attributes, listings,
  * serial numbers).
  *
- * A plan is built once per run: its state is global, and everything it
- * allocates hangs off these globals, so exit() leaks nothing.
+ * A plan's state is a struct plan_ctx that the verb owns and passes
+ * down.
  */
 #ifndef BDS_PLAN_H
 #define BDS_PLAN_H
@@ -124,7 +124,6 @@ struct plan_opts {
 	enum bds_order_mode mode;
 	enum ra_mode ra_mode;
 	u64 ra_kib;		/* RA_SET: read-ahead in KiB */
-	u64 width_b;		/* stripe width in bytes, for RA_AUTO */
 	bool force, table_only, paths, sort;
 	double disk_mbps, ctrl_mbps;	/* the first (or only) value */
 	bool have_disk_mbps, have_ctrl_mbps;
@@ -143,83 +142,108 @@ struct plan_result {
 	u64 chunk_b;		/* stripe unit in bytes */
 	u64 member_len;		/* sectors of a member of weight 1 */
 	u64 length;		/* volume sectors */
+	u64 width_b;		/* a cycle in bytes: read-ahead goes by it */
 	u32 weight[BDS_MAX_MEMBERS];	/* table order; all 1 without weights */
 	bool weighted;		/* some weight is not 1 */
+	/* the weighted layout's slot arrays (layout.slot points here) */
+	struct bds_slot slots[BDS_MAX_SLOTS];
+	u16 slot_of[BDS_MAX_SLOTS];
 };
 
-extern const char *bds_prog;	/* "bdsadm" or "bds-stripe-table" */
-extern struct plan_opts opt;
-extern struct member *mem;	/* in argument order */
-extern int nmem;
-extern struct member **tbl;	/* in table order */
-extern struct controller *ctrls;
-extern int nctrl;
-extern char *notes[MAX_NOTES];
-extern int nnotes;
-extern char devroot[PATH_MAX];	/* realpath of <sysfs>/devices */
-extern char table[65536];
-extern u32 *group_sizes;
-extern int ngroups;
-extern bool groups_from_spec;
-extern unsigned int transfer_k;
+/*
+ * The plan of one run, passed down to every step (lvm2's cmd_context):
+ * the options, the devices, their controllers and groups, the notes for
+ * the summary.  plan_init() starts it, plan_free() frees what the steps
+ * allocated.
+ */
+struct plan_ctx {
+	const char *prog;		/* "bdsadm" or "bds-stripe-table" */
+	struct plan_opts opt;
+	struct member *mem;		/* in argument order */
+	int nmem;
+	struct member **tbl;		/* in table order */
+	struct controller *ctrls;	/* natural name order once sorted */
+	int nctrl;
+	u32 *group_sizes;		/* the table's groups */
+	int ngroups;
+	bool groups_from_spec;		/* --groups made them */
+	char devroot[PATH_MAX];		/* realpath of <sysfs>/devices */
+	char *notes[MAX_NOTES];
+	int nnotes;
+	int nproblems;			/* devices that look in use */
+	char **spec_args;		/* device names taken from --groups */
+	int nspec;
+	unsigned int transfer_k;	/* --transfer-size: stripe widths */
+	char table[65536];		/* the table line */
+};
+
+/* plan.c */
+void plan_init(struct plan_ctx *c, const char *prog);
+void plan_free(struct plan_ctx *c);
+u32 max_pbs(const struct plan_ctx *c);
+void plan_build(struct plan_ctx *c, char **args, int nargs,
+		struct plan_result *r);
 
 /* plan-msg.c */
 /* "PROG: <message>", "PROG: nothing was created" on stderr; exit 1. */
-void refuse(const char *fmt, ...) __attribute__((format(printf, 1, 2),
-						 noreturn));
+void refuse(const struct plan_ctx *c, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3), noreturn));
 /* "PROG: <message>", "Try 'PROG --help'." on stderr; exit 2. */
-void usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2),
-						      noreturn));
-void note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-void xsnprintf(char *buf, size_t sz, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+void usage_error(const struct plan_ctx *c, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3), noreturn));
+/* A line for the summary's notes. */
+void note(struct plan_ctx *c, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* snprintf that refuses to truncate */
+void xsnprintf(const struct plan_ctx *c, char *buf, size_t sz,
+	       const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 
 /* topology.c */
-void resolve(struct member *m);
+void resolve(struct plan_ctx *c, struct member *m);
 
 /* fabrics.c */
 bool fabric_read(const char *dir, const char *name, struct fabric *f);
-const char *fabric_kind(const struct fabric *f);
+/* "NVMe/TCP", "NVMe loop" into @buf (32 bytes) */
+const char *fabric_kind(const struct fabric *f, char *buf);
 void fabric_where(const struct fabric *f, char *buf, size_t sz);
-void fabric_key(const struct fabric *f, char *key);
-void fabric_group(struct member *m, const struct fabric *f, int n,
-		  char *ctrl, char *desc);
+void fabric_key(enum group_by by, const struct fabric *f, char *key);
+void fabric_group(struct plan_ctx *c, struct member *m,
+		  const struct fabric *f, int n, char *ctrl, char *desc);
 
 /* checks.c */
-void check_members(void);
+void check_members(struct plan_ctx *c);
 
 /* groups.c */
 bool spec_is_counts(const char *spec);
-void sort_controllers(void);
-void make_groups(void);
-
-/* plan.c */
-u32 max_pbs(void);
-void plan_build(char **args, int nargs, struct plan_result *r);
+void sort_controllers(struct plan_ctx *c);
+void make_groups(struct plan_ctx *c);
 
 /* plan-weights.c */
 /* The speeds of --disk-mbps and --controller-mbps onto mem[] and ctrls[]. */
-void plan_speeds(void);
+void plan_speeds(struct plan_ctx *c);
 /* --weights LIST into @r->weight; NULL or why not (the target's words). */
-const char *plan_weights_list(struct plan_result *r);
+const char *plan_weights_list(const struct plan_ctx *c,
+			      struct plan_result *r);
 /* The --weights choice for stripe unit @chunk into @r and its layout. */
-void plan_weights(struct plan_result *r, u64 chunk);
+void plan_weights(struct plan_ctx *c, struct plan_result *r, u64 chunk);
 /* Sectors member @i (table order) has for data under a label. */
-u64 plan_label_room(int i, u64 chunk);
+u64 plan_label_room(const struct plan_ctx *c, int i, u64 chunk);
 /* The summary's "Weights" part (only when --weights is given). */
-void print_weights(const struct plan_result *r);
+void print_weights(const struct plan_ctx *c, const struct plan_result *r);
 
 /* summary.c */
-void build_table(const struct plan_result *r);
-void print_summary(const struct plan_result *r);
+void build_table(struct plan_ctx *c, const struct plan_result *r);
+void print_summary(const struct plan_ctx *c, const struct plan_result *r);
 
 /* dmsetup.c */
-int create_device(void);
+int create_device(const struct plan_ctx *c, const struct plan_result *r);
 
 /* plan-cmd.c */
-int plan_parse_options(enum plan_verb verb, int argc, char **argv);
+int plan_parse_options(struct plan_ctx *c, enum plan_verb verb, int argc,
+		       char **argv);
 /* A usage error unless @name can be a device-mapper name. */
-void plan_check_dm_name(const char *what, const char *name);
+void plan_check_dm_name(const struct plan_ctx *c, const char *what,
+			const char *name);
 int bds_cmd_plan(int argc, char **argv);
 int bds_cmd_table(int argc, char **argv);
 

@@ -13,14 +13,14 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
-static int split_rel(const char *real, char *buf, size_t sz, char **comp,
+static int split_rel(const struct plan_ctx *c, const char *real, char *buf, size_t sz, char **comp,
 		     int max)
 {
-	size_t n = strlen(devroot);
+	size_t n = strlen(c->devroot);
 	char *tok, *save = NULL;
 	int nc = 0;
 
-	if (strncmp(real, devroot, n) || real[n] != '/')
+	if (strncmp(real, c->devroot, n) || real[n] != '/')
 		return 0;
 	snprintf(buf, sz, "%s", real + n + 1);
 	for (tok = strtok_r(buf, "/", &save); tok && nc < max;
@@ -44,9 +44,9 @@ static void last_pci(char **comp, int upto, char *pci, size_t sz)
 /*
  * A native-multipath namespace of subsystem directory @subsys whose
  * paths (@np controllers, in natural order) are fabrics controllers: its
- * group by fabric_group().  false if the first path is a local one.
+ * group by fabric_group(c).  false if the first path is a local one.
  */
-static bool multipath_fabric(struct member *m, const char *subsys,
+static bool multipath_fabric(struct plan_ctx *c, struct member *m, const char *subsys,
 			     char **paths, int np, char *ctrl, char *desc)
 {
 	struct fabric *f = calloc((size_t)np, sizeof(*f));
@@ -54,16 +54,16 @@ static bool multipath_fabric(struct member *m, const char *subsys,
 	int i, n = 0;
 
 	if (!f)
-		refuse("out of memory");
+		refuse(c, "out of memory");
 	for (i = 0; i < np; i++) {
-		xsnprintf(dir, sizeof(dir), "%s/%s", subsys, paths[i]);
+		xsnprintf(c, dir, sizeof(dir), "%s/%s", subsys, paths[i]);
 		if (fabric_read(dir, paths[i], &f[n]))
 			n++;
 		else if (!i)
 			break;
 	}
 	if (n)
-		fabric_group(m, f, n, ctrl, desc);
+		fabric_group(c, m, f, n, ctrl, desc);
 	free(f);
 	return n > 0;
 }
@@ -78,27 +78,27 @@ static bool multipath_fabric(struct member *m, const char *subsys,
  *   .../0000:00:05.0/virtio3/block/vda                        -> 0000:00:05.0
  *   virtual/block/loop0 (loop, nullb, ram, dm, md, ...)       -> loop0
  */
-static void find_controller(struct member *m, char *ctrl, char *desc)
+static void find_controller(struct plan_ctx *c, struct member *m, char *ctrl, char *desc)
 {
 	char buf[PATH_MAX], *comp[128], pci[NAME_SZ];
 	char via[LIST_SZ] = "";
 	int nc, i;
 
-	nc = split_rel(m->diskdir, buf, sizeof(buf), comp, 128);
+	nc = split_rel(c, m->diskdir, buf, sizeof(buf), comp, 128);
 	if (nc >= 3 && !strcmp(comp[0], "virtual") &&
 	    !strcmp(comp[1], "nvme-subsystem")) {
 		char subsys[PATH_MAX], all[LIST_SZ], path[PATH_MAX];
 		char real[PATH_MAX], *paths[64], *tok, *save = NULL;
 		int np = 0;
 
-		xsnprintf(subsys, sizeof(subsys), "%s/virtual/nvme-subsystem/%s",
-			  devroot, comp[2]);
+		xsnprintf(c, subsys, sizeof(subsys), "%s/virtual/nvme-subsystem/%s",
+			  c->devroot, comp[2]);
 		list_dir(subsys, all, sizeof(all));
 		for (tok = strtok_r(all, " ", &save); tok && np < 64;
 		     tok = strtok_r(NULL, " ", &save))
 			if (is_name_num(tok, "nvme"))
 				paths[np++] = tok;
-		if (np && multipath_fabric(m, subsys, paths, np, ctrl, desc))
+		if (np && multipath_fabric(c, m, subsys, paths, np, ctrl, desc))
 			return;
 		if (np) {
 			/* list_dir sorted naturally: paths[0] is the first */
@@ -108,17 +108,17 @@ static void find_controller(struct member *m, char *ctrl, char *desc)
 			snprintf(m->kind, sizeof(m->kind),
 				 "NVMe multipath namespace");
 			snprintf(ctrl, NAME_SZ, "%s", paths[0]);
-			xsnprintf(path, sizeof(path), "%s/%s", subsys, paths[0]);
+			xsnprintf(c, path, sizeof(path), "%s/%s", subsys, paths[0]);
 			pci[0] = 0;
 			if (realpath(path, real)) {
 				char b2[PATH_MAX], *c2[128];
-				int n2 = split_rel(real, b2, sizeof(b2), c2, 128);
+				int n2 = split_rel(c, real, b2, sizeof(b2), c2, 128);
 
 				last_pci(c2, n2, pci, sizeof(pci));
 			}
 			snprintf(desc, 2 * NAME_SZ, "NVMe controller%s%s", pci[0] ?
 				 ", PCI " : "", pci);
-			note("%s is an NVMe multipath namespace of %s (paths: %s); grouped with its first controller, %s",
+			note(c, "%s is an NVMe multipath namespace of %s (paths: %s); grouped with its first controller, %s",
 			     m->disk, comp[2], via, paths[0]);
 			return;
 		}
@@ -129,10 +129,10 @@ static void find_controller(struct member *m, char *ctrl, char *desc)
 		char cdir[PATH_MAX];
 		struct fabric f;
 
-		xsnprintf(cdir, sizeof(cdir), "%s/virtual/nvme-fabrics/%s/%s",
-			  devroot, comp[2], comp[3]);
+		xsnprintf(c, cdir, sizeof(cdir), "%s/virtual/nvme-fabrics/%s/%s",
+			  c->devroot, comp[2], comp[3]);
 		if (fabric_read(cdir, comp[3], &f)) {
-			fabric_group(m, &f, 1, ctrl, desc);
+			fabric_group(c, m, &f, 1, ctrl, desc);
 			return;
 		}
 	}
@@ -154,7 +154,7 @@ static void find_controller(struct member *m, char *ctrl, char *desc)
 		snprintf(m->kind, sizeof(m->kind), "%s", what);
 		snprintf(ctrl, NAME_SZ, "%s", m->disk);
 		snprintf(desc, 2 * NAME_SZ, "%s, no controller", what);
-		note("%s is a %s: it has no controller and forms its own group",
+		note(c, "%s is a %s: it has no controller and forms its own group",
 		     m->disk, what);
 		return;
 	}
@@ -188,7 +188,7 @@ static void find_controller(struct member *m, char *ctrl, char *desc)
 		snprintf(m->kind, sizeof(m->kind), "virtio-blk disk");
 		snprintf(ctrl, NAME_SZ, "%s", pci[0] ? pci : comp[i]);
 		snprintf(desc, 2 * NAME_SZ, "virtio-blk PCI function");
-		note("%s is a virtio-blk disk: each one is its own controller (%s)",
+		note(c, "%s is a virtio-blk disk: each one is its own controller (%s)",
 		     m->disk, ctrl);
 		return;
 	}
@@ -197,25 +197,25 @@ static void find_controller(struct member *m, char *ctrl, char *desc)
 	if (pci[0]) {
 		snprintf(ctrl, NAME_SZ, "%s", pci);
 		snprintf(desc, 2 * NAME_SZ, "PCI function");
-		note("%s: controller type unknown, grouped by its PCI function %s",
+		note(c, "%s: controller type unknown, grouped by its PCI function %s",
 		     m->disk, pci);
 	} else {
 		snprintf(ctrl, NAME_SZ, "%s", m->disk);
 		snprintf(desc, 2 * NAME_SZ, "controller unknown");
-		note("%s: controller unknown, it forms its own group", m->disk);
+		note(c, "%s: controller unknown, it forms its own group", m->disk);
 	}
 }
 
-static int add_controller(const char *name, const char *desc)
+static int add_controller(struct plan_ctx *c, const char *name, const char *desc)
 {
 	int i;
 
-	for (i = 0; i < nctrl; i++)
-		if (!strcmp(ctrls[i].name, name))
+	for (i = 0; i < c->nctrl; i++)
+		if (!strcmp(c->ctrls[i].name, name))
 			return i;
-	snprintf(ctrls[nctrl].name, sizeof(ctrls[nctrl].name), "%s", name);
-	snprintf(ctrls[nctrl].desc, sizeof(ctrls[nctrl].desc), "%s", desc);
-	return nctrl++;
+	snprintf(c->ctrls[c->nctrl].name, sizeof(c->ctrls[c->nctrl].name), "%s", name);
+	snprintf(c->ctrls[c->nctrl].desc, sizeof(c->ctrls[c->nctrl].desc), "%s", desc);
+	return c->nctrl++;
 }
 
 /*
@@ -226,7 +226,7 @@ static int add_controller(const char *name, const char *desc)
  * the argument is mapped into the fake tree by its last component and
  * /dev is never looked at.
  */
-void resolve(struct member *m)
+void resolve(struct plan_ctx *c, struct member *m)
 {
 	char link[PATH_MAX], buf[64], real[PATH_MAX];
 	unsigned int maj, min;
@@ -235,12 +235,12 @@ void resolve(struct member *m)
 	char tail;
 
 	if (sscanf(m->arg, "%u:%u%c", &maj, &min, &tail) == 2) {
-		xsnprintf(link, sizeof(link), "%s/dev/block/%u:%u", opt.sysfs,
+		xsnprintf(c, link, sizeof(link), "%s/dev/block/%u:%u", c->opt.sysfs,
 			  maj, min);
 	} else {
 		const char *name = base_name(m->arg);
 
-		if (opt.real_sysfs && strchr(m->arg, '/')) {
+		if (c->opt.real_sysfs && strchr(m->arg, '/')) {
 			struct stat st;
 
 			if (realpath(m->arg, real))
@@ -251,25 +251,25 @@ void resolve(struct member *m)
 			}
 		}
 		if (!*name || strlen(name) >= NAME_SZ)
-			refuse("%s: not a block device name", m->arg);
-		xsnprintf(link, sizeof(link), "%s/class/block/%s", opt.sysfs,
+			refuse(c, "%s: not a block device name", m->arg);
+		xsnprintf(c, link, sizeof(link), "%s/class/block/%s", c->opt.sysfs,
 			  name);
 		if (have_rdev && access(link, F_OK))
-			xsnprintf(link, sizeof(link), "%s/dev/block/%u:%u",
-				  opt.sysfs, major(rdev), minor(rdev));
+			xsnprintf(c, link, sizeof(link), "%s/dev/block/%u:%u",
+				  c->opt.sysfs, major(rdev), minor(rdev));
 	}
 	if (!realpath(link, m->dir))
-		refuse("%s: no such block device (%s not found)", m->arg, link);
-	xsnprintf(m->name, sizeof(m->name), "%s", base_name(m->dir));
+		refuse(c, "%s: no such block device (%s not found)", m->arg, link);
+	xsnprintf(c, m->name, sizeof(m->name), "%s", base_name(m->dir));
 	if (!read_attr(m->dir, "dev", buf, sizeof(buf)) ||
 	    sscanf(buf, "%u:%u%c", &m->maj, &m->min, &tail) != 2)
-		refuse("%s: cannot read %s/dev (not a block device?)", m->arg,
+		refuse(c, "%s: cannot read %s/dev (not a block device?)", m->arg,
 		       m->dir);
 	if (have_rdev && (major(rdev) != m->maj || minor(rdev) != m->min))
-		refuse("%s: device node %u:%u does not match sysfs %s (%u:%u)",
+		refuse(c, "%s: device node %u:%u does not match sysfs %s (%u:%u)",
 		       m->arg, major(rdev), minor(rdev), m->name, m->maj, m->min);
 	if (!read_u64_attr(m->dir, "size", &m->size))
-		refuse("%s: cannot read its size from %s/size", m->arg, m->dir);
+		refuse(c, "%s: cannot read its size from %s/size", m->arg, m->dir);
 
 	m->is_part = exists(m->dir, "partition");
 	if (m->is_part) {
@@ -282,7 +282,7 @@ void resolve(struct member *m)
 		slash = strrchr(m->diskdir, '/');
 		if (slash)
 			*slash = 0;
-		xsnprintf(m->disk, sizeof(m->disk), "%s", base_name(m->diskdir));
+		xsnprintf(c, m->disk, sizeof(m->disk), "%s", base_name(m->diskdir));
 	} else {
 		snprintf(m->diskdir, sizeof(m->diskdir), "%s", m->dir);
 		snprintf(m->disk, sizeof(m->disk), "%s", m->name);
@@ -293,7 +293,7 @@ void resolve(struct member *m)
 
 		if (!read_u64_attr(m->diskdir, "queue/logical_block_size", &v) ||
 		    !v || v > UINT32_MAX)
-			refuse("%s: cannot read queue/logical_block_size of %s",
+			refuse(c, "%s: cannot read queue/logical_block_size of %s",
 			       m->arg, m->disk);
 		m->lbs = (u32)v;
 		if (!read_u64_attr(m->diskdir, "queue/physical_block_size",
@@ -301,15 +301,15 @@ void resolve(struct member *m)
 			v = m->lbs;
 		m->pbs = (u32)v;
 	}
-	xsnprintf(link, sizeof(link), "%s/holders", m->dir);
+	xsnprintf(c, link, sizeof(link), "%s/holders", m->dir);
 	list_dir(link, m->holders, sizeof(m->holders));
 	disk_serial(m->diskdir, m->serial, sizeof(m->serial));
 
 	{
 		char ctrl[NAME_SZ], desc[2 * NAME_SZ];
 
-		find_controller(m, ctrl, desc);
-		m->ctrl = add_controller(ctrl, desc);
+		find_controller(c, m, ctrl, desc);
+		m->ctrl = add_controller(c, ctrl, desc);
 	}
 }
 
