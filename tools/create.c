@@ -305,7 +305,29 @@ static void print_created(const struct plan_ctx *c, const struct bds_label *v,
 	}
 }
 
-static int create_main(struct plan_ctx *c, int argc, char **argv)
+/* create's arguments: the volume's NAME, then the devices from @first. */
+static enum plan_status create_args(struct plan_ctx *c, int argc, char **argv,
+				    int *first)
+{
+	enum plan_status st;
+	const char *name;
+
+	st = plan_parse_options(c, VERB_CREATE, argc, argv, first);
+	if (st)
+		return st;
+	if (argc - *first < 2)
+		return plan_usage(c, "create needs a volume NAME and its DEVICEs");
+	name = argv[*first];
+	st = plan_check_dm_name(c, "volume name", name);
+	if (st)
+		return st;
+	if (!bds_name_ok(name, strlen(name) + 1))
+		return plan_usage(c, "volume name '%s': printable ASCII without blanks, 1 to 127 characters",
+				  name);
+	return PLAN_OK;
+}
+
+static enum plan_status create_main(struct plan_ctx *c, int argc, char **argv)
 {
 	char devs[BDS_MAX_MEMBERS][16];
 	const char *devp[BDS_MAX_MEMBERS];
@@ -316,20 +338,17 @@ static int create_main(struct plan_ctx *c, int argc, char **argv)
 	struct bds_label_id *held;
 	struct bds_conf conf;
 	struct bds_label v;
+	enum plan_status st;
 	char err[1024];
 	char params[16384], dmuuid[BDS_DM_UUID_SZ];
 	const char *name;
 	u32 ra = 0;
 	int first, i;
 
-	first = plan_parse_options(c, VERB_CREATE, argc, argv);
-	if (argc - first < 2)
-		usage_error(c, "create needs a volume NAME and its DEVICEs");
+	st = create_args(c, argc, argv, &first);
+	if (st)
+		return st;
 	name = argv[first];
-	plan_check_dm_name(c, "volume name", name);
-	if (!bds_name_ok(name, strlen(name) + 1))
-		usage_error(c, "volume name '%s': printable ASCII without blanks, 1 to 127 characters",
-			    name);
 	plan_build(c, argv + first + 1, argc - first - 1, &r);
 
 	if (bds_conf_read(&conf, &bds_conf_default, err, sizeof(err)))
@@ -391,7 +410,7 @@ static int create_main(struct plan_ctx *c, int argc, char **argv)
 	free(nodes);
 	free(d);
 	free(held);
-	return BDS_EXIT_OK;
+	return PLAN_OK;
 }
 
 int bds_cmd_create(int argc, char **argv)
@@ -400,7 +419,7 @@ int bds_cmd_create(int argc, char **argv)
 	int rc;
 
 	plan_init(&c, "bdsadm");
-	rc = create_main(&c, argc, argv);
+	rc = plan_exit(&c, create_main(&c, argc, argv));
 	plan_free(&c);
 	return rc;
 }

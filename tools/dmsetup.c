@@ -61,31 +61,43 @@ static bool dm_exists(const struct plan_ctx *c, const char *name)
 
 /*
  * The kernel name (dm-N) of the device-mapper device called NAME: the
- * block device whose dm/name holds it, under <sysfs>/class/block.
+ * block device whose dm/name holds it, under <sysfs>/class/block; "" if
+ * there is none.
  */
-static bool dm_kernel_name(const struct plan_ctx *c, const char *name, char *out, size_t sz)
+static enum plan_status dm_kernel_name(struct plan_ctx *c, const char *name,
+				       char *out, size_t sz)
 {
 	char dir[PATH_MAX], sub[PATH_MAX], buf[NAME_SZ + 8];
+	enum plan_status st;
 	struct dirent *de;
 	DIR *d;
-	bool found = false;
 
-	xsnprintf(c, dir, sizeof(dir), "%s/class/block", c->opt.sysfs);
-	d = opendir(dir);
-	if (!d)
-		return false;
-	while (!found && (de = readdir(d))) {
+	out[0] = 0;
+	st = plan_path(c, dir, sizeof(dir), "%s/class/block", c->opt.sysfs);
+	d = st ? NULL : opendir(dir);
+	while (d && !st && !out[0] && (de = readdir(d))) {
 		if (strncmp(de->d_name, "dm-", 3))
 			continue;
-		xsnprintf(c, sub, sizeof(sub), "%s/%s", dir, de->d_name);
-		if (read_attr(sub, "dm/name", buf, sizeof(buf)) &&
-		    !strcmp(buf, name)) {
-			xsnprintf(c, out, sz, "%s", de->d_name);
-			found = true;
-		}
+		st = plan_path(c, sub, sizeof(sub), "%s/%s", dir, de->d_name);
+		if (!st && read_attr(sub, "dm/name", buf, sizeof(buf)) &&
+		    !strcmp(buf, name))
+			st = plan_path(c, out, sz, "%s", de->d_name);
 	}
-	closedir(d);
-	return found;
+	if (d)
+		closedir(d);
+	return st;
+}
+
+/* The read-ahead --read-ahead asks for, in KiB. */
+static u64 read_ahead_kib(const struct plan_ctx *c,
+			  const struct plan_result *r)
+{
+	u64 want;
+
+	if (c->opt.ra_mode == RA_SET)
+		return c->opt.ra_kib;
+	want = (2 * r->width_b + 1023) / 1024;
+	return (want + PAGE_KIB - 1) / PAGE_KIB * PAGE_KIB;
 }
 
 /*
@@ -94,83 +106,83 @@ static bool dm_kernel_name(const struct plan_ctx *c, const char *name, char *out
  * large; --read-ahead SIZE sets it; off leaves the kernel's value.
  * Failing here leaves the volume in place and is reported, not fatal.
  */
-static void set_read_ahead(const struct plan_ctx *c,
-			   const struct plan_result *r)
+static enum plan_status set_read_ahead(struct plan_ctx *c,
+				       const struct plan_result *r)
 {
 	char dev[NAME_SZ], dir[PATH_MAX], path[PATH_MAX];
-	u64 cur, want;
+	u64 cur, want = read_ahead_kib(c, r);
+	enum plan_status st;
 	FILE *f;
 	bool ok;
 
 	if (c->opt.ra_mode == RA_OFF)
-		return;
-	if (c->opt.ra_mode == RA_SET) {
-		want = c->opt.ra_kib;
-	} else {
-		want = (2 * r->width_b + 1023) / 1024;
-		want = (want + PAGE_KIB - 1) / PAGE_KIB * PAGE_KIB;
+		return PLAN_OK;
+	st = dm_kernel_name(c, c->opt.create, dev, sizeof(dev));
+	if (st)
+		return st;
+	if (!dev[0]) {
+		fprintf(stderr, "%s: warning: %s not found under %s/class/block: read-ahead not set\n",
+			c->prog, c->opt.create, c->opt.sysfs);
+		return PLAN_OK;
 	}
-	if (!dm_kernel_name(c, c->opt.create, dev, sizeof(dev))) {
-		fprintf(stderr, "%s: warning: %s not found under %s/class/block: read-ahead not set\n", c->prog,
-			c->opt.create, c->opt.sysfs);
-		return;
-	}
-	xsnprintf(c, dir, sizeof(dir), "%s/class/block/%s/queue", c->opt.sysfs,
-		  dev);
+	st = plan_path(c, dir, sizeof(dir), "%s/class/block/%s/queue",
+		       c->opt.sysfs, dev);
+	if (st)
+		return st;
 	if (!read_u64_attr(dir, "read_ahead_kb", &cur)) {
-		fprintf(stderr, "%s: warning: cannot read %s/read_ahead_kb: read-ahead not set\n", c->prog,
-			dir);
-		return;
+		fprintf(stderr, "%s: warning: cannot read %s/read_ahead_kb: read-ahead not set\n",
+			c->prog, dir);
+		return PLAN_OK;
 	}
 	if (c->opt.ra_mode == RA_AUTO && cur >= want) {
-		fprintf(stderr, "%s: read-ahead of %s (%s) is %llu KiB, at least 2 stripe widths already\n", c->prog,
-			c->opt.create, dev, U(cur));
-		return;
+		fprintf(stderr, "%s: read-ahead of %s (%s) is %llu KiB, at least 2 stripe widths already\n",
+			c->prog, c->opt.create, dev, U(cur));
+		return PLAN_OK;
 	}
-	xsnprintf(c, path, sizeof(path), "%s/read_ahead_kb", dir);
+	st = plan_path(c, path, sizeof(path), "%s/read_ahead_kb", dir);
+	if (st)
+		return st;
 	f = fopen(path, "w");
 	ok = f && fprintf(f, "%llu\n", U(want)) > 0;
 	if (f && fclose(f))
 		ok = false;
 	if (!ok) {
-		fprintf(stderr, "%s: warning: cannot write %s: %s (read-ahead stays %llu KiB)\n", c->prog,
-			path, strerror(errno), U(cur));
-		return;
+		fprintf(stderr, "%s: warning: cannot write %s: %s (read-ahead stays %llu KiB)\n",
+			c->prog, path, strerror(errno), U(cur));
+		return PLAN_OK;
 	}
-	fprintf(stderr, "%s: read-ahead of %s (%s): %llu KiB (was %llu KiB)\n", c->prog,
-		c->opt.create, dev, U(want), U(cur));
+	fprintf(stderr, "%s: read-ahead of %s (%s): %llu KiB (was %llu KiB)\n",
+		c->prog, c->opt.create, dev, U(want), U(cur));
+	return PLAN_OK;
 }
 
-int create_device(const struct plan_ctx *c, const struct plan_result *r)
+enum plan_status create_device(struct plan_ctx *c, const struct plan_result *r)
 {
-	char *create[] = { (char *)c->opt.dmsetup, "create", (char *)c->opt.create,
-			   "--table", (char *)c->table, NULL };
-	char *remove[] = { (char *)c->opt.dmsetup, "remove", (char *)c->opt.create,
-			   NULL };
+	char *create[] = { (char *)c->opt.dmsetup, "create",
+			   (char *)c->opt.create, "--table", c->table, NULL };
+	char *remove[] = { (char *)c->opt.dmsetup, "remove",
+			   (char *)c->opt.create, NULL };
 	int rc;
 
 	if (dm_exists(c, c->opt.create))
-		refuse(c, "a device-mapper device named '%s' already exists",
-		       c->opt.create);
+		return plan_fail(c, "a device-mapper device named '%s' already exists",
+				 c->opt.create);
 	fprintf(stderr, "%s: running: %s create %s --table '%s'\n", c->prog,
 		c->opt.dmsetup, c->opt.create, c->table);
 	rc = run_dmsetup(c, create, false);
 	if (rc == 0) {
 		fprintf(stderr, "%s: created /dev/mapper/%s\n", c->prog,
 			c->opt.create);
-		set_read_ahead(c, r);
-		return 0;
+		return set_read_ahead(c, r);
 	}
-	fprintf(stderr, "%s: dmsetup create %s failed (exit %d); the kernel log names the reason\n", c->prog,
-		c->opt.create, rc);
+	fprintf(stderr, "%s: dmsetup create %s failed (exit %d); the kernel log names the reason\n",
+		c->prog, c->opt.create, rc);
 	if (dm_exists(c, c->opt.create)) {
 		fprintf(stderr, "%s: removing the half-created %s\n", c->prog,
 			c->opt.create);
 		if (run_dmsetup(c, remove, false))
-			fprintf(stderr, "%s: dmsetup remove %s failed: remove it by hand\n", c->prog,
-				c->opt.create);
+			fprintf(stderr, "%s: dmsetup remove %s failed: remove it by hand\n",
+				c->prog, c->opt.create);
 	}
-	fprintf(stderr, "%s: nothing was created\n", c->prog);
-	return 1;
+	return plan_said(c);
 }
-

@@ -42,6 +42,7 @@ void plan_free(struct plan_ctx *c)
 	free(c->tbl);
 	free(c->ctrls);
 	free(c->group_sizes);
+	free(c->why);
 }
 
 /* ------------------------------------------------------------------ */

@@ -16,7 +16,8 @@
  *   weights.c   the choice of weights itself, pure (weights.h)
  *   summary.c   the printed explanation and bandwidth estimate
  *   dmsetup.c   bds-stripe-table --create (dmsetup, unlabelled volumes)
- *   plan-cmd.c  the options and the plan verb
+ *   plan-options.c  the options of plan, create and bds-stripe-table
+ *   plan-cmd.c  the plan verb (and bds-stripe-table)
  *
  * What they share with the other verbs holds no state and never exits:
  * util.c (names, numbers, sizes) and sysfs.c (attributes, listings,
@@ -136,6 +137,19 @@ struct plan_opts {
 	bool real_sysfs;	/* --sysfs not given: also look at /dev */
 };
 
+/*
+ * What a step of the plan returns.  A step that stops the plan says why
+ * in plan_ctx.why and returns to its caller, up to the verb, which
+ * prints it with its own words (plan_exit()): nothing exits from deep
+ * inside.
+ */
+enum plan_status {
+	PLAN_OK,
+	PLAN_REFUSED,		/* refused or failed: exit status 1 */
+	PLAN_USAGE,		/* a usage error: exit status 2 */
+	PLAN_DONE,		/* --help or --version printed: exit status 0 */
+};
+
 /* What plan_build() computed. */
 struct plan_result {
 	struct bds_layout layout;	/* with the weights' slots */
@@ -175,6 +189,8 @@ struct plan_ctx {
 	int nspec;
 	unsigned int transfer_k;	/* --transfer-size: stripe widths */
 	char table[65536];		/* the table line */
+	char *why;			/* why the plan stopped (allocated) */
+	bool said;			/* ... and it is on stderr already */
 };
 
 /* plan.c */
@@ -185,6 +201,24 @@ void plan_build(struct plan_ctx *c, char **args, int nargs,
 		struct plan_result *r);
 
 /* plan-msg.c */
+/* Stop the plan: why into c->why (the first reason counts); PLAN_REFUSED. */
+enum plan_status plan_fail(struct plan_ctx *c, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* Stop the plan after saying why on stderr: PLAN_REFUSED. */
+enum plan_status plan_said(struct plan_ctx *c);
+/* The same for a usage error: PLAN_USAGE. */
+enum plan_status plan_usage(struct plan_ctx *c, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* snprintf, or PLAN_REFUSED (an internal error) if it would truncate. */
+enum plan_status plan_path(struct plan_ctx *c, char *buf, size_t sz,
+			   const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+/*
+ * The verb's words for @st: the reason on stderr, and then "nothing was
+ * created" (create, bds-stripe-table) or "Try 'PROG --help'." (usage).
+ * Returns the exit status.
+ */
+int plan_exit(const struct plan_ctx *c, enum plan_status st);
 /* "PROG: <message>", "PROG: nothing was created" on stderr; exit 1. */
 void refuse(const struct plan_ctx *c, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3), noreturn));
@@ -236,14 +270,21 @@ void build_table(struct plan_ctx *c, const struct plan_result *r);
 void print_summary(const struct plan_ctx *c, const struct plan_result *r);
 
 /* dmsetup.c */
-int create_device(const struct plan_ctx *c, const struct plan_result *r);
+enum plan_status create_device(struct plan_ctx *c,
+			       const struct plan_result *r);
+
+/* plan-options.c */
+/*
+ * The options of @verb into c->opt; @first: the index of the first
+ * argument after them.
+ */
+enum plan_status plan_parse_options(struct plan_ctx *c, enum plan_verb verb,
+				    int argc, char **argv, int *first);
+/* A usage error unless @name can be a device-mapper name. */
+enum plan_status plan_check_dm_name(struct plan_ctx *c, const char *what,
+				    const char *name);
 
 /* plan-cmd.c */
-int plan_parse_options(struct plan_ctx *c, enum plan_verb verb, int argc,
-		       char **argv);
-/* A usage error unless @name can be a device-mapper name. */
-void plan_check_dm_name(const struct plan_ctx *c, const char *what,
-			const char *name);
 int bds_cmd_plan(int argc, char **argv);
 int bds_cmd_table(int argc, char **argv);
 
