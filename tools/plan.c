@@ -45,6 +45,13 @@ void plan_free(struct plan_ctx *c)
 	free(c->why);
 }
 
+/* Until every step returns to the verb: say why and exit. */
+static void stop(struct plan_ctx *c, enum plan_status st)
+{
+	if (st)
+		exit(plan_exit(c, st));
+}
+
 /* ------------------------------------------------------------------ */
 /* Chunk                                                               */
 
@@ -187,7 +194,7 @@ void plan_build(struct plan_ctx *c, char **args, int nargs,
 
 	for (i = 0; i < c->nmem; i++) {
 		c->mem[i].arg = args[i];
-		resolve(c, &c->mem[i]);
+		stop(c, resolve(c, &c->mem[i]));
 	}
 	sort_controllers(c);
 	check_members(c);

@@ -233,7 +233,7 @@ void xsnprintf(const struct plan_ctx *c, char *buf, size_t sz,
 	       const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 
 /* topology.c */
-void resolve(struct plan_ctx *c, struct member *m);
+enum plan_status resolve(struct plan_ctx *c, struct member *m);
 
 /* fabrics.c */
 bool fabric_read(const char *dir, const char *name, struct fabric *f);
