@@ -34,17 +34,21 @@ static void problem(struct plan_ctx *c, const char *fmt, ...)
 }
 
 /* "dm-0 (vg-lv)" for device-mapper holders, else the plain name */
-static void describe_holders(const struct plan_ctx *c, const char *list,
-			     char *out, size_t sz)
+static enum plan_status describe_holders(struct plan_ctx *c, const char *list,
+					 char *out, size_t sz)
 {
 	char copy[LIST_SZ], dir[PATH_MAX], dmname[NAME_SZ];
 	char *tok, *save = NULL;
+	enum plan_status st;
 
 	out[0] = 0;
 	snprintf(copy, sizeof(copy), "%s", list);
 	for (tok = strtok_r(copy, " ", &save); tok;
 	     tok = strtok_r(NULL, " ", &save)) {
-		xsnprintf(c, dir, sizeof(dir), "%s/class/block/%s", c->opt.sysfs, tok);
+		st = plan_path(c, dir, sizeof(dir), "%s/class/block/%s",
+			       c->opt.sysfs, tok);
+		if (st)
+			return st;
 		if (strlen(out) + 2 * NAME_SZ + 8 > sz)
 			break;
 		if (read_attr(dir, "dm/name", dmname, sizeof(dmname)))
@@ -53,6 +57,7 @@ static void describe_holders(const struct plan_ctx *c, const char *list,
 		else
 			cat(out, sz, "%s%s", out[0] ? ", " : "", tok);
 	}
+	return PLAN_OK;
 }
 
 /* Undo the octal escapes (\040 etc.) of /proc/self/mounts. */
@@ -119,68 +124,94 @@ static void check_mounts(struct plan_ctx *c)
  * holders/ do not show.  Only a node whose major:minor matches sysfs is
  * opened (read-only; nothing is read or written).
  */
-static void check_exclusive(struct plan_ctx *c, const struct member *m)
+static enum plan_status check_exclusive(struct plan_ctx *c,
+					const struct member *m)
 {
 	char node[PATH_MAX];
-	struct stat st;
+	enum plan_status st;
+	struct stat s;
 	int fd;
 
 	if (strchr(m->arg, '/'))
-		xsnprintf(c, node, sizeof(node), "%s", m->arg);
+		st = plan_path(c, node, sizeof(node), "%s", m->arg);
 	else
-		xsnprintf(c, node, sizeof(node), "/dev/%s", m->name);
-	if (stat(node, &st) || !S_ISBLK(st.st_mode) ||
-	    major(st.st_rdev) != m->maj || minor(st.st_rdev) != m->min)
-		return;
+		st = plan_path(c, node, sizeof(node), "/dev/%s", m->name);
+	if (st)
+		return st;
+	if (stat(node, &s) || !S_ISBLK(s.st_mode) ||
+	    major(s.st_rdev) != m->maj || minor(s.st_rdev) != m->min)
+		return PLAN_OK;
 	fd = open(node, O_RDONLY | O_EXCL | O_CLOEXEC | O_NONBLOCK);
 	if (fd >= 0) {
 		close(fd);
-		return;
+		return PLAN_OK;
 	}
 	if (errno == EBUSY)
 		problem(c, "%s is busy: an exclusive open fails (in use by a filesystem, swap, dm, md or another program)",
 			m->arg);
+	return PLAN_OK;
 }
 
-void check_members(struct plan_ctx *c)
+/* Member @i against the ones before it: the same device, overlapping. */
+static enum plan_status check_pairs(struct plan_ctx *c, int i)
 {
-	int i, j;
+	const struct member *m = &c->mem[i], *o;
+	int j;
 
-	for (i = 0; i < c->nmem; i++) {
-		struct member *m = &c->mem[i];
-
-		for (j = 0; j < i; j++) {
-			struct member *o = &c->mem[j];
-
-			if (m->maj == o->maj && m->min == o->min)
-				refuse(c, "%s is given twice (as '%s' and '%s')",
-				       m->name, o->arg, m->arg);
-			if ((m->is_part && !strcmp(m->disk, o->name)) ||
-			    (o->is_part && !strcmp(o->disk, m->name)))
-				refuse(c, "%s and %s overlap: one is a partition of the other",
-				       o->name, m->name);
-			if (m->is_part && o->is_part && !strcmp(m->disk, o->disk))
-				note(c, "%s and %s are partitions of the same disk %s: they share its bandwidth",
-				     o->name, m->name, m->disk);
-		}
-		if (m->size == 0)
-			refuse(c, "%s has size 0", m->arg);
-		if (m->holders[0]) {
-			char desc[LIST_SZ];
-
-			describe_holders(c, m->holders, desc, sizeof(desc));
-			problem(c, "%s is in use by %s (%s/holders is not empty)",
-				m->arg, desc, m->dir);
-		}
-		if (!m->is_part && m->parts[0])
-			problem(c, "%s is a whole disk with partitions (%s): give a partition, or remove the partition table",
-				m->arg, m->parts);
+	for (j = 0; j < i; j++) {
+		o = &c->mem[j];
+		if (m->maj == o->maj && m->min == o->min)
+			return plan_fail(c, "%s is given twice (as '%s' and '%s')",
+					 m->name, o->arg, m->arg);
+		if ((m->is_part && !strcmp(m->disk, o->name)) ||
+		    (o->is_part && !strcmp(o->disk, m->name)))
+			return plan_fail(c, "%s and %s overlap: one is a partition of the other",
+					 o->name, m->name);
+		if (m->is_part && o->is_part && !strcmp(m->disk, o->disk))
+			note(c, "%s and %s are partitions of the same disk %s: they share its bandwidth",
+			     o->name, m->name, m->disk);
 	}
-	check_mounts(c);
-	if (c->opt.real_sysfs)
-		for (i = 0; i < c->nmem; i++)
-			check_exclusive(c, &c->mem[i]);
-	if (c->nproblems && !c->opt.force)
-		refuse(c, "refusing to use devices that are in use (--force overrides)");
+	return PLAN_OK;
 }
 
+/* Member @m alone: empty, held, a disk with partitions. */
+static enum plan_status check_member(struct plan_ctx *c, const struct member *m)
+{
+	char desc[LIST_SZ];
+	enum plan_status st;
+
+	if (m->size == 0)
+		return plan_fail(c, "%s has size 0", m->arg);
+	if (m->holders[0]) {
+		st = describe_holders(c, m->holders, desc, sizeof(desc));
+		if (st)
+			return st;
+		problem(c, "%s is in use by %s (%s/holders is not empty)",
+			m->arg, desc, m->dir);
+	}
+	if (!m->is_part && m->parts[0])
+		problem(c, "%s is a whole disk with partitions (%s): give a partition, or remove the partition table",
+			m->arg, m->parts);
+	return PLAN_OK;
+}
+
+enum plan_status check_members(struct plan_ctx *c)
+{
+	enum plan_status st = PLAN_OK;
+	int i;
+
+	for (i = 0; i < c->nmem && !st; i++) {
+		st = check_pairs(c, i);
+		if (!st)
+			st = check_member(c, &c->mem[i]);
+	}
+	if (!st)
+		check_mounts(c);
+	for (i = 0; c->opt.real_sysfs && i < c->nmem && !st; i++)
+		st = check_exclusive(c, &c->mem[i]);
+	if (st)
+		return st;
+	if (c->nproblems && !c->opt.force)
+		return plan_fail(c, "refusing to use devices that are in use (--force overrides)");
+	return PLAN_OK;
+}

@@ -197,8 +197,8 @@ void plan_build(struct plan_ctx *c, char **args, int nargs,
 		stop(c, resolve(c, &c->mem[i]));
 	}
 	sort_controllers(c);
-	check_members(c);
-	make_groups(c);
+	stop(c, check_members(c));
+	stop(c, make_groups(c));
 	plan_speeds(c);
 	/* more than 128 members: bds_layout_init() below says so */
 	for (i = 0; i < c->nmem && i < BDS_MAX_MEMBERS; i++)

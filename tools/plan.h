@@ -245,12 +245,12 @@ void fabric_group(struct plan_ctx *c, struct member *m,
 		  const struct fabric *f, int n, char *ctrl, char *desc);
 
 /* checks.c */
-void check_members(struct plan_ctx *c);
+enum plan_status check_members(struct plan_ctx *c);
 
 /* groups.c */
 bool spec_is_counts(const char *spec);
 void sort_controllers(struct plan_ctx *c);
-void make_groups(struct plan_ctx *c);
+enum plan_status make_groups(struct plan_ctx *c);
 
 /* plan-weights.c */
 /* The speeds of --disk-mbps and --controller-mbps onto mem[] and ctrls[]. */
