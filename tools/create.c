@@ -349,7 +349,9 @@ static enum plan_status create_main(struct plan_ctx *c, int argc, char **argv)
 	if (st)
 		return st;
 	name = argv[first];
-	plan_build(c, argv + first + 1, argc - first - 1, &r);
+	st = plan_build(c, argv + first + 1, argc - first - 1, &r);
+	if (st)
+		return st;
 
 	if (bds_conf_read(&conf, &bds_conf_default, err, sizeof(err)))
 		refuse(c, "%s; correct the configuration (bds-stripe.conf(5))", err);

@@ -52,7 +52,9 @@ static enum plan_status plan_main(struct plan_ctx *c, enum plan_verb verb,
 		nargs = args_from_spec(c, &args);
 	if (!nargs)
 		return plan_usage(c, "no devices given");
-	plan_build(c, args, nargs, &r);
+	st = plan_build(c, args, nargs, &r);
+	if (st)
+		return st;
 	printf("%s\n", c->table);
 	if (!c->opt.table_only)
 		print_summary(c, &r);

@@ -19,27 +19,30 @@
 
 #include <string.h>
 
-void plan_speeds(struct plan_ctx *c)
+enum plan_status plan_speeds(struct plan_ctx *c)
 {
+	const struct plan_opts *o = &c->opt;
 	char names[LIST_SZ] = "";
 	int i, k;
 
-	if (c->opt.have_disk_mbps && c->opt.ndisk != 1 && c->opt.ndisk != c->nmem)
-		refuse(c, "--disk-mbps gives %d speeds for %d devices: give one for all of them, or one per device in the order of the arguments",
-		       c->opt.ndisk, c->nmem);
+	if (o->have_disk_mbps && o->ndisk != 1 && o->ndisk != c->nmem)
+		return plan_fail(c, "--disk-mbps gives %d speeds for %d devices: give one for all of them, or one per device in the order of the arguments",
+				 o->ndisk, c->nmem);
 	for (k = 0; k < c->nctrl; k++)
 		if (strlen(names) + strlen(c->ctrls[k].name) + 3 < sizeof(names))
 			cat(names, sizeof(names), "%s%s", k ? ", " : "",
 			    c->ctrls[k].name);
-	if (c->opt.have_ctrl_mbps && c->opt.nctrl_mbps != 1 && c->opt.nctrl_mbps != c->nctrl)
-		refuse(c, "--controller-mbps gives %d limits for %d controllers (%s): give one for all of them, or one per controller in this order",
-		       c->opt.nctrl_mbps, c->nctrl, names);
+	if (o->have_ctrl_mbps && o->nctrl_mbps != 1 && o->nctrl_mbps != c->nctrl)
+		return plan_fail(c, "--controller-mbps gives %d limits for %d controllers (%s): give one for all of them, or one per controller in this order",
+				 o->nctrl_mbps, c->nctrl, names);
 	for (i = 0; i < c->nmem; i++)
-		c->mem[i].mbps = !c->opt.have_disk_mbps ? 0 : c->opt.ndisk == 1 ?
-			      c->opt.disk_mbps : c->opt.disk_list[i];
+		c->mem[i].mbps = !o->have_disk_mbps ? 0 :
+				 o->ndisk == 1 ? o->disk_mbps : o->disk_list[i];
 	for (k = 0; k < c->nctrl; k++)
-		c->ctrls[k].mbps = !c->opt.have_ctrl_mbps ? 0 : c->opt.nctrl_mbps == 1 ?
-				c->opt.ctrl_mbps : c->opt.ctrl_list[k];
+		c->ctrls[k].mbps = !o->have_ctrl_mbps ? 0 :
+				   o->nctrl_mbps == 1 ? o->ctrl_mbps :
+				   o->ctrl_list[k];
+	return PLAN_OK;
 }
 
 u64 plan_label_room(const struct plan_ctx *c, int i, u64 chunk)
@@ -76,7 +79,8 @@ static struct wt_input wt_in(const struct plan_ctx *c, struct wt_member *wm, dou
 	return in;
 }
 
-static void choose(struct plan_ctx *c, struct plan_result *r, u64 chunk)
+static enum plan_status choose(struct plan_ctx *c, struct plan_result *r,
+			       u64 chunk)
 {
 	struct wt_member wm[BDS_MAX_MEMBERS];
 	double cm[BDS_MAX_MEMBERS];
@@ -88,36 +92,45 @@ static void choose(struct plan_ctx *c, struct plan_result *r, u64 chunk)
 	ok = c->opt.weights == WT_CAPACITY ? wt_by_capacity(&in, r->weight) :
 	     wt_by_bandwidth(&in, r->weight);
 	if (ok)
-		return;
+		return PLAN_OK;
 	for (i = 0; i < c->nmem; i++)
 		if (wm[i].avail < chunk)
-			refuse(c, "--weights %s: %s is too small: %s, with no room for a stripe unit (%s) between a label's data offset and its backup copy",
-			       c->opt.weights_arg, c->tbl[i]->name,
-			       bds_human(c->tbl[i]->size * SECTOR, h1, sizeof(h1)),
-			       bds_human(chunk * SECTOR, h2, sizeof(h2)));
-	refuse(c, "--weights %s: no weights fit these members: a member has room for fewer stripe units than the weight its speed asks for; give the weights as a list",
-	       c->opt.weights_arg);
+			return plan_fail(c, "--weights %s: %s is too small: %s, with no room for a stripe unit (%s) between a label's data offset and its backup copy",
+					 c->opt.weights_arg, c->tbl[i]->name,
+					 bds_human(c->tbl[i]->size * SECTOR, h1,
+						   sizeof(h1)),
+					 bds_human(chunk * SECTOR, h2,
+						   sizeof(h2)));
+	return plan_fail(c, "--weights %s: no weights fit these members: a member has room for fewer stripe units than the weight its speed asks for; give the weights as a list",
+			 c->opt.weights_arg);
 }
 
-void plan_weights(struct plan_ctx *c, struct plan_result *r, u64 chunk)
+enum plan_status plan_weights(struct plan_ctx *c, struct plan_result *r,
+			      u64 chunk)
 {
 	struct bds_layout *l = &r->layout;
 	enum bds_geom_err err;
+	enum plan_status st;
 	u32 W;
 
 	if (c->opt.weights == WT_NONE)
-		return;
-	if (c->opt.weights != WT_LIST)
-		choose(c, r, chunk);
+		return PLAN_OK;
+	if (c->opt.weights != WT_LIST) {
+		st = choose(c, r, chunk);
+		if (st)
+			return st;
+	}
 	err = bds_weights_check(l, r->weight, &W);
 	if (err == BDS_ERR_CYCLE_TOO_BIG)
-		refuse(c, "--weights %s: %s (a stripe unit of %llu sectors: at most %u stripe units per cycle)",
-		       c->opt.weights_arg, bds_geom_error(err), U(chunk),
-		       wt_max_slots((u32)chunk));
+		return plan_fail(c, "--weights %s: %s (a stripe unit of %llu sectors: at most %u stripe units per cycle)",
+				 c->opt.weights_arg, bds_geom_error(err),
+				 U(chunk), wt_max_slots((u32)chunk));
 	if (err)
-		refuse(c, "--weights %s: %s", c->opt.weights_arg, bds_geom_error(err));
+		return plan_fail(c, "--weights %s: %s", c->opt.weights_arg,
+				 bds_geom_error(err));
 	bds_layout_weigh(l, r->weight, W, r->slots, r->slot_of);
 	r->weighted = W != l->nr_members;
+	return PLAN_OK;
 }
 
 static const char *how(const struct plan_ctx *c)

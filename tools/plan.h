@@ -150,6 +150,11 @@ enum plan_status {
 	PLAN_DONE,		/* --help or --version printed: exit status 0 */
 };
 
+/* A plan_status that is not looked at is a refusal lost. */
+#ifndef __must_check
+#define __must_check __attribute__((warn_unused_result))
+#endif
+
 /* What plan_build() computed. */
 struct plan_result {
 	struct bds_layout layout;	/* with the weights' slots */
@@ -157,6 +162,7 @@ struct plan_result {
 	u64 member_len;		/* sectors of a member of weight 1 */
 	u64 length;		/* volume sectors */
 	u64 width_b;		/* a cycle in bytes: read-ahead goes by it */
+	unsigned int transfer_k;	/* --transfer-size: this many cycles */
 	u32 weight[BDS_MAX_MEMBERS];	/* table order; all 1 without weights */
 	bool weighted;		/* some weight is not 1 */
 	/* the weighted layout's slot arrays (layout.slot points here) */
@@ -187,7 +193,6 @@ struct plan_ctx {
 	int nproblems;			/* devices that look in use */
 	char **spec_args;		/* device names taken from --groups */
 	int nspec;
-	unsigned int transfer_k;	/* --transfer-size: stripe widths */
 	char table[65536];		/* the table line */
 	char *why;			/* why the plan stopped (allocated) */
 	bool said;			/* ... and it is on stderr already */
@@ -197,20 +202,20 @@ struct plan_ctx {
 void plan_init(struct plan_ctx *c, const char *prog);
 void plan_free(struct plan_ctx *c);
 u32 max_pbs(const struct plan_ctx *c);
-void plan_build(struct plan_ctx *c, char **args, int nargs,
-		struct plan_result *r);
+enum plan_status __must_check plan_build(struct plan_ctx *c, char **args, int nargs,
+			    struct plan_result *r);
 
 /* plan-msg.c */
 /* Stop the plan: why into c->why (the first reason counts); PLAN_REFUSED. */
-enum plan_status plan_fail(struct plan_ctx *c, const char *fmt, ...)
+enum plan_status __must_check plan_fail(struct plan_ctx *c, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 /* Stop the plan after saying why on stderr: PLAN_REFUSED. */
-enum plan_status plan_said(struct plan_ctx *c);
+enum plan_status __must_check plan_said(struct plan_ctx *c);
 /* The same for a usage error: PLAN_USAGE. */
-enum plan_status plan_usage(struct plan_ctx *c, const char *fmt, ...)
+enum plan_status __must_check plan_usage(struct plan_ctx *c, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 /* snprintf, or PLAN_REFUSED (an internal error) if it would truncate. */
-enum plan_status plan_path(struct plan_ctx *c, char *buf, size_t sz,
+enum plan_status __must_check plan_path(struct plan_ctx *c, char *buf, size_t sz,
 			   const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 /*
@@ -233,7 +238,7 @@ void xsnprintf(const struct plan_ctx *c, char *buf, size_t sz,
 	       const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 
 /* topology.c */
-enum plan_status resolve(struct plan_ctx *c, struct member *m);
+enum plan_status __must_check resolve(struct plan_ctx *c, struct member *m);
 
 /* fabrics.c */
 bool fabric_read(const char *dir, const char *name, struct fabric *f);
@@ -245,21 +250,22 @@ void fabric_group(struct plan_ctx *c, struct member *m,
 		  const struct fabric *f, int n, char *ctrl, char *desc);
 
 /* checks.c */
-enum plan_status check_members(struct plan_ctx *c);
+enum plan_status __must_check check_members(struct plan_ctx *c);
 
 /* groups.c */
 bool spec_is_counts(const char *spec);
 void sort_controllers(struct plan_ctx *c);
-enum plan_status make_groups(struct plan_ctx *c);
+enum plan_status __must_check make_groups(struct plan_ctx *c);
 
 /* plan-weights.c */
 /* The speeds of --disk-mbps and --controller-mbps onto mem[] and ctrls[]. */
-void plan_speeds(struct plan_ctx *c);
+enum plan_status __must_check plan_speeds(struct plan_ctx *c);
 /* --weights LIST into @r->weight; NULL or why not (the target's words). */
 const char *plan_weights_list(const struct plan_ctx *c,
 			      struct plan_result *r);
 /* The --weights choice for stripe unit @chunk into @r and its layout. */
-void plan_weights(struct plan_ctx *c, struct plan_result *r, u64 chunk);
+enum plan_status __must_check plan_weights(struct plan_ctx *c, struct plan_result *r,
+			      u64 chunk);
 /* Sectors member @i (table order) has for data under a label. */
 u64 plan_label_room(const struct plan_ctx *c, int i, u64 chunk);
 /* The summary's "Weights" part (only when --weights is given). */
@@ -270,7 +276,7 @@ void build_table(struct plan_ctx *c, const struct plan_result *r);
 void print_summary(const struct plan_ctx *c, const struct plan_result *r);
 
 /* dmsetup.c */
-enum plan_status create_device(struct plan_ctx *c,
+enum plan_status __must_check create_device(struct plan_ctx *c,
 			       const struct plan_result *r);
 
 /* plan-options.c */
@@ -278,10 +284,10 @@ enum plan_status create_device(struct plan_ctx *c,
  * The options of @verb into c->opt; @first: the index of the first
  * argument after them.
  */
-enum plan_status plan_parse_options(struct plan_ctx *c, enum plan_verb verb,
+enum plan_status __must_check plan_parse_options(struct plan_ctx *c, enum plan_verb verb,
 				    int argc, char **argv, int *first);
 /* A usage error unless @name can be a device-mapper name. */
-enum plan_status plan_check_dm_name(struct plan_ctx *c, const char *what,
+enum plan_status __must_check plan_check_dm_name(struct plan_ctx *c, const char *what,
 				    const char *name);
 
 /* plan-cmd.c */

@@ -206,9 +206,9 @@ static void print_geometry(const struct plan_ctx *c,
 		       l->nr_slots, bds_human(chunk_b, h2, sizeof(h2)));
 	if (c->opt.transfer_arg)
 		printf("Transfer:     %s = %u %s%s (k = %u)\n",
-		       bds_human((u64)c->transfer_k * cycle_b, h1, sizeof(h1)),
-		       c->transfer_k, l->slot ? "cycle" : "stripe width",
-		       c->transfer_k == 1 ? "" : "s", c->transfer_k);
+		       bds_human((u64)r->transfer_k * cycle_b, h1, sizeof(h1)),
+		       r->transfer_k, l->slot ? "cycle" : "stripe width",
+		       r->transfer_k == 1 ? "" : "s", r->transfer_k);
 	if (l->slot)
 		printf("Usable size:  %s (%llu sectors), %s (%llu sectors) from each member per unit of weight\n",
 		       bds_human(length * SECTOR, h1, sizeof(h1)), U(length),
