@@ -10,28 +10,34 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* With --groups 'sdb,sdc;sdd' and no device arguments, the spec lists them. */
-static int args_from_spec(struct plan_ctx *c, char ***out)
+/*
+ * With --groups 'sdb,sdc;sdd' and no device arguments, the spec lists
+ * them: into @args, @nargs of them.
+ */
+static enum plan_status args_from_spec(struct plan_ctx *c, char ***args,
+				       int *nargs)
 {
 	char copy[LIST_SZ * 4], *tok, *save = NULL;
 
 	if (strlen(c->opt.groups_arg) >= sizeof(copy))
-		refuse(c, "--groups: too long");
+		return plan_fail(c, "--groups: too long");
 	snprintf(copy, sizeof(copy), "%s", c->opt.groups_arg);
 	c->spec_args = calloc(MAX_ARGS, sizeof(*c->spec_args));
 	if (!c->spec_args)
-		refuse(c, "out of memory");
+		return plan_fail(c, "out of memory");
 	for (tok = strtok_r(copy, ",;", &save); tok;
 	     tok = strtok_r(NULL, ",;", &save)) {
 		if (c->nspec >= MAX_ARGS)
-			refuse(c, "%s", bds_geom_error(BDS_ERR_TOO_MANY_MEMBERS));
+			return plan_fail(c, "%s",
+					 bds_geom_error(BDS_ERR_TOO_MANY_MEMBERS));
 		c->spec_args[c->nspec] = strdup(tok);
 		if (!c->spec_args[c->nspec])
-			refuse(c, "out of memory");
+			return plan_fail(c, "out of memory");
 		c->nspec++;
 	}
-	*out = c->spec_args;
-	return c->nspec;
+	*args = c->spec_args;
+	*nargs = c->nspec;
+	return PLAN_OK;
 }
 
 /* bds-stripe-table, and bdsadm plan: print the table and the summary. */
@@ -48,8 +54,11 @@ static enum plan_status plan_main(struct plan_ctx *c, enum plan_verb verb,
 		return st;
 	args = argv + first;
 	nargs = argc - first;
-	if (!nargs && c->opt.groups_arg && !spec_is_counts(c->opt.groups_arg))
-		nargs = args_from_spec(c, &args);
+	if (!nargs && c->opt.groups_arg && !spec_is_counts(c->opt.groups_arg)) {
+		st = args_from_spec(c, &args, &nargs);
+		if (st)
+			return st;
+	}
 	if (!nargs)
 		return plan_usage(c, "no devices given");
 	st = plan_build(c, args, nargs, &r);

@@ -9,13 +9,6 @@
 #include <stdarg.h>
 #include <stdlib.h>
 
-static void verr(const struct plan_ctx *c, const char *fmt, va_list ap)
-{
-	fprintf(stderr, "%s: ", c->prog);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
-}
-
 static enum plan_status vfail(struct plan_ctx *c, enum plan_status st,
 				const char *fmt, va_list ap)
 {
@@ -73,7 +66,9 @@ int plan_exit(const struct plan_ctx *c, enum plan_status st)
 		if (!c->said)
 			fprintf(stderr, "%s: %s\n", c->prog,
 				c->why ? c->why : "out of memory");
-		fprintf(stderr, "%s: nothing was created\n", c->prog);
+		/* plan creates nothing: no need to say so */
+		if (c->opt.verb != VERB_PLAN)
+			fprintf(stderr, "%s: nothing was created\n", c->prog);
 		return 1;
 	case PLAN_USAGE:
 		fprintf(stderr, "%s: %s\n", c->prog,
@@ -83,28 +78,6 @@ int plan_exit(const struct plan_ctx *c, enum plan_status st)
 	default:
 		return 0;
 	}
-}
-
-void refuse(const struct plan_ctx *c, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	verr(c, fmt, ap);
-	va_end(ap);
-	fprintf(stderr, "%s: nothing was created\n", c->prog);
-	exit(1);
-}
-
-void usage_error(const struct plan_ctx *c, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	verr(c, fmt, ap);
-	va_end(ap);
-	fprintf(stderr, "Try '%s --help'.\n", c->prog);
-	exit(2);
 }
 
 void note(struct plan_ctx *c, const char *fmt, ...)
@@ -120,18 +93,4 @@ void note(struct plan_ctx *c, const char *fmt, ...)
 	va_end(ap);
 	if (s)
 		c->notes[c->nnotes++] = s;
-}
-
-/* snprintf that refuses to truncate silently */
-void xsnprintf(const struct plan_ctx *c, char *buf, size_t sz,
-	       const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(buf, sz, fmt, ap);
-	va_end(ap);
-	if (n < 0 || (size_t)n >= sz)
-		refuse(c, "internal error: a name or path is too long");
 }

@@ -207,35 +207,28 @@ enum plan_status __must_check plan_build(struct plan_ctx *c, char **args, int na
 
 /* plan-msg.c */
 /* Stop the plan: why into c->why (the first reason counts); PLAN_REFUSED. */
-enum plan_status __must_check plan_fail(struct plan_ctx *c, const char *fmt, ...)
+enum plan_status __must_check plan_fail(struct plan_ctx *c,
+					const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
-/* Stop the plan after saying why on stderr: PLAN_REFUSED. */
-enum plan_status __must_check plan_said(struct plan_ctx *c);
 /* The same for a usage error: PLAN_USAGE. */
-enum plan_status __must_check plan_usage(struct plan_ctx *c, const char *fmt, ...)
+enum plan_status __must_check plan_usage(struct plan_ctx *c,
+					 const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* Stop the plan after saying why on stderr as it happened: PLAN_REFUSED. */
+enum plan_status __must_check plan_said(struct plan_ctx *c);
 /* snprintf, or PLAN_REFUSED (an internal error) if it would truncate. */
-enum plan_status __must_check plan_path(struct plan_ctx *c, char *buf, size_t sz,
-			   const char *fmt, ...)
+enum plan_status __must_check plan_path(struct plan_ctx *c, char *buf,
+					size_t sz, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 /*
  * The verb's words for @st: the reason on stderr, and then "nothing was
- * created" (create, bds-stripe-table) or "Try 'PROG --help'." (usage).
- * Returns the exit status.
+ * created" (create, bds-stripe-table; not plan, which never creates
+ * anything) or "Try 'PROG --help'." (usage).  Returns the exit status.
  */
 int plan_exit(const struct plan_ctx *c, enum plan_status st);
-/* "PROG: <message>", "PROG: nothing was created" on stderr; exit 1. */
-void refuse(const struct plan_ctx *c, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3), noreturn));
-/* "PROG: <message>", "Try 'PROG --help'." on stderr; exit 2. */
-void usage_error(const struct plan_ctx *c, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3), noreturn));
 /* A line for the summary's notes. */
 void note(struct plan_ctx *c, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
-/* snprintf that refuses to truncate */
-void xsnprintf(const struct plan_ctx *c, char *buf, size_t sz,
-	       const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 
 /* topology.c */
 enum plan_status __must_check resolve(struct plan_ctx *c, struct member *m);

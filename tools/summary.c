@@ -51,14 +51,12 @@ void build_table(struct plan_ctx *c, const struct plan_result *r)
 static double transfer_mbps(const struct plan_ctx *c,
 			    const struct bds_layout *l, u32 w)
 {
-	int *cnt = calloc((size_t)c->nctrl, sizeof(int));
-	int *mcnt = calloc((size_t)c->nmem, sizeof(int));
+	/* a plan has at most BDS_MAX_MEMBERS members and controllers */
+	int cnt[BDS_MAX_MEMBERS] = { 0 }, mcnt[BDS_MAX_MEMBERS] = { 0 };
 	double worst = 0;
 	u32 p;
 	int k, i;
 
-	if (!cnt || !mcnt)
-		refuse(c, "out of memory");
 	for (p = 0; p < w; p++) {
 		u32 m = bds_slot_member(l, p % l->nr_slots);
 
@@ -86,8 +84,6 @@ static double transfer_mbps(const struct plan_ctx *c,
 		if (t > worst)
 			worst = t;
 	}
-	free(cnt);
-	free(mcnt);
 	return worst > 0 ? w / worst : 0;
 }
 
