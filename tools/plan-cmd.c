@@ -62,6 +62,8 @@ static enum plan_status plan_main(struct plan_ctx *c, enum plan_verb verb,
 	if (!nargs)
 		return plan_usage(c, "no devices given");
 	st = plan_build(c, args, nargs, &r);
+	if (!st)
+		st = plan_table(c, &r);
 	if (st)
 		return st;
 	printf("%s\n", c->table);

@@ -392,7 +392,5 @@ enum plan_status plan_build(struct plan_ctx *c, char **args, int nargs,
 		st = plan_layout(c, r, chunk_b);
 	if (!st)
 		st = plan_length(c, r, chunk_b);
-	if (!st)
-		build_table(c, r);
 	return st;
 }

@@ -11,10 +11,14 @@
  *   checks.c    in use? (mounted, held, busy, partitioned, signatures)
  *   groups.c    controllers -> table groups and table order
  *   plan.c      stripe unit, the layout the kernel will use, the length
- *   plan-weights.c  speeds per member and controller, --weights, the
- *               summary's "Weights" part
+ *   plan-weights.c  speeds per member and controller, --weights
  *   weights.c   the choice of weights itself, pure (weights.h)
+ *
+ * What a plan is made into, apart from making it:
+ *
+ *   plan-table.c    the table line (libbds's table writer)
  *   summary.c   the printed explanation and bandwidth estimate
+ *   summary-weights.c  the summary's "Weights" part
  *   dmsetup.c   bds-stripe-table --create (dmsetup, unlabelled volumes)
  *   plan-options.c  the options of plan, create and bds-stripe-table
  *   plan-cmd.c  the plan verb (and bds-stripe-table)
@@ -193,7 +197,7 @@ struct plan_ctx {
 	int nproblems;			/* devices that look in use */
 	char **spec_args;		/* device names taken from --groups */
 	int nspec;
-	char table[65536];		/* the table line */
+	char table[65536];		/* the table line (plan_table()) */
 	char *why;			/* why the plan stopped (allocated) */
 	bool said;			/* ... and it is on stderr already */
 };
@@ -257,16 +261,29 @@ enum plan_status __must_check plan_speeds(struct plan_ctx *c);
 const char *plan_weights_list(const struct plan_ctx *c,
 			      struct plan_result *r);
 /* The --weights choice for stripe unit @chunk into @r and its layout. */
-enum plan_status __must_check plan_weights(struct plan_ctx *c, struct plan_result *r,
-			      u64 chunk);
+enum plan_status __must_check plan_weights(struct plan_ctx *c,
+					   struct plan_result *r, u64 chunk);
 /* Sectors member @i (table order) has for data under a label. */
 u64 plan_label_room(const struct plan_ctx *c, int i, u64 chunk);
-/* The summary's "Weights" part (only when --weights is given). */
-void print_weights(const struct plan_ctx *c, const struct plan_result *r);
+/*
+ * The members and controllers as weights.c sees them (@wm and @cm: room
+ * for BDS_MAX_MEMBERS each).
+ */
+struct wt_member;
+struct wt_input;
+struct wt_input plan_wt_input(const struct plan_ctx *c, struct wt_member *wm,
+			      double *cm, u64 chunk);
 
-/* summary.c */
-void build_table(struct plan_ctx *c, const struct plan_result *r);
+/* plan-table.c */
+/* The table line of the plan @r into c->table. */
+enum plan_status __must_check plan_table(struct plan_ctx *c,
+					 const struct plan_result *r);
+
+/* summary.c: what bds-stripe-table and bdsadm plan print under the table */
 void print_summary(const struct plan_ctx *c, const struct plan_result *r);
+
+/* summary-weights.c: its "Weights" part (only when --weights is given) */
+void print_weights(const struct plan_ctx *c, const struct plan_result *r);
 
 /* dmsetup.c */
 enum plan_status __must_check create_device(struct plan_ctx *c,

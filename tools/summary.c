@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The table line, and the explanation bds-stripe-table and bdsadm plan
- * print under it: controllers, groups, order, geometry, bandwidth.
- * See plan.h.
+ * The explanation bds-stripe-table and bdsadm plan print under the table
+ * line: controllers, groups, order, geometry, bandwidth.  See plan.h.
  */
 #define _GNU_SOURCE
 #include "plan.h"
@@ -10,36 +9,6 @@
 
 #include <stdlib.h>
 #include <string.h>
-
-/* ------------------------------------------------------------------ */
-/* Output                                                              */
-
-void build_table(struct plan_ctx *c, const struct plan_result *r)
-{
-	const struct bds_layout *l = &r->layout;
-	int g, i = 0;
-
-	c->table[0] = 0;
-	cat(c->table, sizeof(c->table), "0 %llu bds-stripe %u %u", U(r->length),
-	    l->chunk, l->nr_groups);
-	for (g = 0; g < c->ngroups; g++) {
-		cat(c->table, sizeof(c->table), " %u", c->group_sizes[g]);
-		for (; i < c->nmem && c->tbl[i]->group == g; i++) {
-			if (c->opt.paths)
-				cat(c->table, sizeof(c->table), " /dev/%s 0",
-				    c->tbl[i]->name);
-			else
-				cat(c->table, sizeof(c->table), " %u:%u 0",
-				    c->tbl[i]->maj, c->tbl[i]->min);
-		}
-	}
-	if (l->mode != BDS_LAYOUT_INTERLEAVE)
-		cat(c->table, sizeof(c->table), " 2 layout sequential");
-	/* as the target prints its table: only when a weight is not 1 */
-	for (i = 0; r->weighted && i < c->nmem; i++)
-		cat(c->table, sizeof(c->table), "%s%u", i ? "," : " 2 weights ",
-		    r->weight[i]);
-}
 
 /*
  * Time for one transfer of the first @w slots (starting at a cycle
