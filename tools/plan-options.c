@@ -48,8 +48,8 @@ static void usage(const struct plan_ctx *c, enum plan_verb verb)
 	       verb == VERB_CREATE ? "\n                            or hold a signature" : "");
 	if (verb == VERB_TABLE)
 		printf("  -n, --name NAME           name to show in the dmsetup command\n"
-		       "      --create NAME         run 'dmsetup create NAME --table ...'\n"
-		       "                            (an unlabelled volume: see bdsadm create)\n");
+		       "      --create NAME         create it as 'dmsetup create NAME --table ...'\n"
+		       "                            does (an unlabelled volume: see bdsadm create)\n");
 	if (verb != VERB_PLAN)
 		printf("      --read-ahead RA       auto (default) raises the volume's\n"
 		       "                            read-ahead to 2 stripe widths; SIZE sets\n"
@@ -63,8 +63,6 @@ static void usage(const struct plan_ctx *c, enum plan_verb verb)
 		       "      --paths               members as /dev/NAME (default MAJ:MIN)\n"
 		       "      --sysfs DIR           sysfs root (default /sys; for tests)\n"
 		       "      --mounts FILE         mount table (default /proc/self/mounts)\n");
-	if (verb == VERB_TABLE)
-		printf("      --dmsetup PROG        dmsetup program (default dmsetup)\n");
 	printf("  -h, --help                this help\n"
 	       "  -V, --version             version\n"
 	       "\n"
@@ -74,7 +72,7 @@ static void usage(const struct plan_ctx *c, enum plan_verb verb)
 
 enum {
 	OPT_SORT = 256, OPT_CREATE, OPT_TABLE_ONLY, OPT_PATHS, OPT_DISK_MBPS,
-	OPT_CTRL_MBPS, OPT_SYSFS, OPT_MOUNTS, OPT_DMSETUP, OPT_READ_AHEAD,
+	OPT_CTRL_MBPS, OPT_SYSFS, OPT_MOUNTS, OPT_READ_AHEAD,
 	OPT_GROUP_BY,
 };
 
@@ -96,7 +94,6 @@ static const struct option longopts[] = {
 	{ "controller-mbps", required_argument, NULL, OPT_CTRL_MBPS },
 	{ "sysfs", required_argument, NULL, OPT_SYSFS },
 	{ "mounts", required_argument, NULL, OPT_MOUNTS },
-	{ "dmsetup", required_argument, NULL, OPT_DMSETUP },
 	{ "read-ahead", required_argument, NULL, OPT_READ_AHEAD },
 	{ "group-by", required_argument, NULL, OPT_GROUP_BY },
 	{ NULL, 0, NULL, 0 },
@@ -131,7 +128,6 @@ static bool verb_takes(enum plan_verb verb, int c)
 	switch (c) {
 	case 'n':
 	case OPT_CREATE:
-	case OPT_DMSETUP:
 		return verb == VERB_TABLE;
 	case OPT_READ_AHEAD:
 		return verb != VERB_PLAN;
@@ -268,9 +264,6 @@ static bool set_plain(struct plan_opts *o, int ch, char *arg)
 		break;
 	case OPT_MOUNTS:
 		o->mounts = arg;
-		break;
-	case OPT_DMSETUP:
-		o->dmsetup = arg;
 		break;
 	default:
 		return false;

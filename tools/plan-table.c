@@ -56,5 +56,6 @@ enum plan_status plan_table(struct plan_ctx *c, const struct plan_result *r)
 	room = sizeof(c->table) - n;
 	if (bds_table_write(c->table + n, room, &a, &mb) >= room)
 		return plan_fail(c, "internal error: output line too long");
+	c->table_words = n;
 	return PLAN_OK;
 }

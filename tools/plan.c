@@ -21,7 +21,6 @@ void plan_init(struct plan_ctx *c, const char *prog)
 	c->prog = prog;
 	c->opt.sysfs = "/sys";
 	c->opt.mounts = "/proc/self/mounts";
-	c->opt.dmsetup = "dmsetup";
 	c->opt.mode = BDS_LAYOUT_INTERLEAVE;
 	c->opt.ra_mode = RA_AUTO;
 	c->opt.real_sysfs = true;

@@ -19,7 +19,7 @@
  *   plan-table.c    the table line (libbds's table writer)
  *   summary.c   the printed explanation and bandwidth estimate
  *   summary-weights.c  the summary's "Weights" part
- *   dmsetup.c   bds-stripe-table --create (dmsetup, unlabelled volumes)
+ *   table-create.c  bds-stripe-table --create (unlabelled volumes)
  *   plan-options.c  the options of plan, create and bds-stripe-table
  *   plan-cmd.c  the plan verb (and bds-stripe-table)
  *
@@ -120,7 +120,6 @@ struct plan_opts {
 	enum plan_verb verb;
 	const char *sysfs;
 	const char *mounts;
-	const char *dmsetup;
 	const char *chunk_arg;
 	const char *transfer_arg;
 	const char *groups_arg;
@@ -198,9 +197,12 @@ struct plan_ctx {
 	char **spec_args;		/* device names taken from --groups */
 	int nspec;
 	char table[65536];		/* the table line (plan_table()) */
+	size_t table_words;		/* where its target's words start */
 	char *why;			/* why the plan stopped (allocated) */
 	bool said;			/* ... and it is on stderr already */
 };
+
+struct bds_dm_info;
 
 /* plan.c */
 void plan_init(struct plan_ctx *c, const char *prog);
@@ -285,9 +287,26 @@ void print_summary(const struct plan_ctx *c, const struct plan_result *r);
 /* summary-weights.c: its "Weights" part (only when --weights is given) */
 void print_weights(const struct plan_ctx *c, const struct plan_result *r);
 
-/* dmsetup.c */
+/* table-create.c */
+/*
+ * bds-stripe-table --create: the table line in c->table made into
+ * /dev/mapper/NAME through libdevmapper, and its read-ahead set.
+ */
 enum plan_status __must_check create_device(struct plan_ctx *c,
-			       const struct plan_result *r);
+					    const struct plan_result *r);
+/*
+ * Device-mapper as --create uses it: dm.c's libdevmapper calls, with no
+ * dm UUID.  The tool tests build bdsadm with BDS_FAKE_DM and their fake
+ * (tests/tools-unit/fake-dm.c) in its place; no other build has it.
+ */
+struct table_dm {
+	bool (*info)(const char *name, struct bds_dm_info *info);
+	bool (*create)(const char *name, u64 length, const char *params);
+	bool (*remove)(const char *name);
+};
+#ifdef BDS_FAKE_DM
+extern const struct table_dm bds_fake_dm;
+#endif
 
 /* plan-options.c */
 /*

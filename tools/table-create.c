@@ -1,63 +1,37 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * bds-stripe-table --create: "dmsetup create NAME --table TABLE" for an
- * unlabelled volume (labelled volumes: bdsadm create, dm.c), then the
- * read-ahead raised to two stripe widths.  See plan.h.
+ * bds-stripe-table --create NAME: the table just printed, made into
+ * /dev/mapper/NAME as "dmsetup create NAME --table TABLE" would, but
+ * through libdevmapper (dm.c), as bdsadm create does: an unlabelled
+ * volume without a dm UUID (labelled volumes: bdsadm create).  Then the
+ * read-ahead is raised to two stripe widths.  See plan.h.
  */
 #define _GNU_SOURCE
 #include "plan.h"
-#include "fmt.h"
+#include "dm.h"
 
 #include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
-/* ------------------------------------------------------------------ */
-/* dmsetup                                                             */
-
-/* Run dmsetup; returns its exit status (or -1).  quiet: output to null */
-static int run_dmsetup(const struct plan_ctx *c, char *const argv[],
-		       bool quiet)
+#ifdef BDS_FAKE_DM
+/* The tool tests' build: their fake device-mapper (plan.h). */
+static const struct table_dm *const dm = &bds_fake_dm;
+#else
+/* An unlabelled volume has no dm UUID, as dmsetup create makes it. */
+static bool create_plain(const char *name, u64 length, const char *params)
 {
-	int status;
-	pid_t pid;
-
-	fflush(stdout);
-	fflush(stderr);
-	pid = fork();
-	if (pid < 0)
-		return -1;
-	if (pid == 0) {
-		if (quiet) {
-			int fd = open("/dev/null", O_WRONLY);
-
-			if (fd >= 0) {
-				dup2(fd, 1);
-				dup2(fd, 2);
-				close(fd);
-			}
-		}
-		execvp(argv[0], argv);
-		fprintf(stderr, "%s: cannot run %s: %s\n", c->prog, argv[0],
-			strerror(errno));
-		_exit(127);
-	}
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			return -1;
-	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+	return bds_dm_create(name, NULL, length, params, 0, false);
 }
 
-static bool dm_exists(const struct plan_ctx *c, const char *name)
-{
-	char *argv[] = { (char *)c->opt.dmsetup, "info", (char *)name, NULL };
-
-	return run_dmsetup(c, argv, true) == 0;
-}
+static const struct table_dm libdm = {
+	.info = bds_dm_info,
+	.create = create_plain,
+	.remove = bds_dm_remove,
+};
+static const struct table_dm *const dm = &libdm;
+#endif
 
 /*
  * The kernel name (dm-N) of the device-mapper device called NAME: the
@@ -158,31 +132,29 @@ static enum plan_status set_read_ahead(struct plan_ctx *c,
 
 enum plan_status create_device(struct plan_ctx *c, const struct plan_result *r)
 {
-	char *create[] = { (char *)c->opt.dmsetup, "create",
-			   (char *)c->opt.create, "--table", c->table, NULL };
-	char *remove[] = { (char *)c->opt.dmsetup, "remove",
-			   (char *)c->opt.create, NULL };
-	int rc;
+	const char *name = c->opt.create;
+	struct bds_dm_info info;
 
-	if (dm_exists(c, c->opt.create))
+	if (!dm->info(name, &info))
+		return plan_fail(c, "cannot talk to device-mapper (is dm_mod loaded? are you root?)");
+	if (info.exists)
 		return plan_fail(c, "a device-mapper device named '%s' already exists",
-				 c->opt.create);
-	fprintf(stderr, "%s: running: %s create %s --table '%s'\n", c->prog,
-		c->opt.dmsetup, c->opt.create, c->table);
-	rc = run_dmsetup(c, create, false);
-	if (rc == 0) {
-		fprintf(stderr, "%s: created /dev/mapper/%s\n", c->prog,
-			c->opt.create);
+				 name);
+	fprintf(stderr, "%s: through libdevmapper: dmsetup create %s --table '%s'\n",
+		c->prog, name, c->table);
+	if (dm->create(name, r->length, c->table + c->table_words)) {
+		fprintf(stderr, "%s: created /dev/mapper/%s\n", c->prog, name);
 		return set_read_ahead(c, r);
 	}
-	fprintf(stderr, "%s: dmsetup create %s failed (exit %d); the kernel log names the reason\n",
-		c->prog, c->opt.create, rc);
-	if (dm_exists(c, c->opt.create)) {
+	fprintf(stderr, "%s: dmsetup create %s failed (through libdevmapper); the kernel log names the reason\n",
+		c->prog, name);
+	/* libdevmapper removes what it made; should a device be left, too */
+	if (dm->info(name, &info) && info.exists) {
 		fprintf(stderr, "%s: removing the half-created %s\n", c->prog,
-			c->opt.create);
-		if (run_dmsetup(c, remove, false))
+			name);
+		if (!dm->remove(name))
 			fprintf(stderr, "%s: dmsetup remove %s failed: remove it by hand\n",
-				c->prog, c->opt.create);
+				c->prog, name);
 	}
 	return plan_said(c);
 }
