@@ -37,10 +37,10 @@ struct create_job {
 	struct plan_result r;
 	struct bds_conf conf;
 	struct bds_label v;		/* the volume, as member 0 sees it */
-	struct bds_label_id *held;	/* what each member held when checked */
+	struct bds_label_id *held;	/* what each member held, checked */
 	char (*nodes)[PATH_MAX];	/* table order */
 	struct bds_dev *d;
-	char params[16384];		/* the table, after "0 LENGTH bds-stripe" */
+	char params[16384];		/* the table's target words */
 	char dmuuid[BDS_DM_UUID_SZ];
 };
 
@@ -418,7 +418,8 @@ static void print_created(const struct plan_ctx *c, const struct create_job *j)
 		u64 data = bds_label_member_data(v, (u32)i);
 
 		printf("    %3d %-16s group %-2d %-12s serial %s, data from sector %llu",
-		       i, j->nodes[i], c->tbl[i]->group, c->ctrls[c->tbl[i]->ctrl].name,
+		       i, j->nodes[i], c->tbl[i]->group,
+		       c->ctrls[c->tbl[i]->ctrl].name,
 		       c->tbl[i]->serial[0] ? c->tbl[i]->serial : "unknown",
 		       U(v->member_offset[i]));
 		if (bds_label_weighted(v))

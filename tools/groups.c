@@ -30,7 +30,8 @@ static struct member *find_member(struct plan_ctx *c, const char *word)
 	int i;
 
 	for (i = 0; i < c->nmem; i++)
-		if (!strcmp(word, c->mem[i].arg) || !strcmp(word, c->mem[i].name) ||
+		if (!strcmp(word, c->mem[i].arg) ||
+		    !strcmp(word, c->mem[i].name) ||
 		    !strcmp(base_name(word), c->mem[i].name))
 			return &c->mem[i];
 	return NULL;
@@ -48,7 +49,8 @@ void sort_controllers(struct plan_ctx *c)
 	int i, j;
 
 	for (i = 0; i < c->nmem; i++)
-		snprintf(names[i], NAME_SZ, "%s", c->ctrls[c->mem[i].ctrl].name);
+		snprintf(names[i], NAME_SZ, "%s",
+			 c->ctrls[c->mem[i].ctrl].name);
 	qsort(c->ctrls, (size_t)c->nctrl, sizeof(*c->ctrls), ctrl_cmp);
 	for (i = 0; i < c->nmem; i++) {
 		for (j = 0; j < c->nctrl; j++)

@@ -29,7 +29,7 @@ static enum plan_status args_from_spec(struct plan_ctx *c, char ***args,
 	     tok = strtok_r(NULL, ",;", &save)) {
 		if (c->nspec >= MAX_ARGS)
 			return plan_fail(c, "%s",
-					 bds_geom_error(BDS_ERR_TOO_MANY_MEMBERS));
+				bds_geom_error(BDS_ERR_TOO_MANY_MEMBERS));
 		c->spec_args[c->nspec] = strdup(tok);
 		if (!c->spec_args[c->nspec])
 			return plan_fail(c, "out of memory");

@@ -29,10 +29,12 @@ enum plan_status plan_speeds(struct plan_ctx *c)
 		return plan_fail(c, "--disk-mbps gives %d speeds for %d devices: give one for all of them, or one per device in the order of the arguments",
 				 o->ndisk, c->nmem);
 	for (k = 0; k < c->nctrl; k++)
-		if (strlen(names) + strlen(c->ctrls[k].name) + 3 < sizeof(names))
+		if (strlen(names) + strlen(c->ctrls[k].name) + 3 <
+		    sizeof(names))
 			cat(names, sizeof(names), "%s%s", k ? ", " : "",
 			    c->ctrls[k].name);
-	if (o->have_ctrl_mbps && o->nctrl_mbps != 1 && o->nctrl_mbps != c->nctrl)
+	if (o->have_ctrl_mbps && o->nctrl_mbps != 1 &&
+	    o->nctrl_mbps != c->nctrl)
 		return plan_fail(c, "--controller-mbps gives %d limits for %d controllers (%s): give one for all of them, or one per controller in this order",
 				 o->nctrl_mbps, c->nctrl, names);
 	for (i = 0; i < c->nmem; i++)
@@ -63,17 +65,19 @@ const char *plan_weights_list(const struct plan_ctx *c,
 }
 
 struct wt_input plan_wt_input(const struct plan_ctx *c, struct wt_member *wm,
-			       double *cm, u64 chunk)
+			      double *cm, u64 chunk)
 {
 	struct wt_input in = {
-		.n = (u32)c->nmem, .m = wm, .nctrl = (u32)c->nctrl, .ctrl_mbps = cm,
+		.n = (u32)c->nmem, .m = wm,
+		.nctrl = (u32)c->nctrl, .ctrl_mbps = cm,
 		.chunk = (u32)chunk, .max_slots = wt_max_slots((u32)chunk),
 	};
 	int i;
 
 	for (i = 0; i < c->nmem; i++)
 		wm[i] = (struct wt_member){ plan_label_room(c, i, chunk),
-					    c->tbl[i]->mbps, (u32)c->tbl[i]->ctrl };
+					    c->tbl[i]->mbps,
+					    (u32)c->tbl[i]->ctrl };
 	for (i = 0; i < c->nctrl; i++)
 		cm[i] = c->ctrls[i].mbps;
 	return in;

@@ -166,7 +166,8 @@ static enum plan_status chunk_from_transfer(struct plan_ctx *c,
 static enum plan_status plan_start(struct plan_ctx *c, int nargs)
 {
 	if (nargs > MAX_ARGS)
-		return plan_fail(c, "%s", bds_geom_error(BDS_ERR_TOO_MANY_MEMBERS));
+		return plan_fail(c, "%s",
+				 bds_geom_error(BDS_ERR_TOO_MANY_MEMBERS));
 	if (!realpath(c->opt.sysfs, c->devroot))
 		return plan_fail(c, "--sysfs %s: %s", c->opt.sysfs,
 				 strerror(errno));

@@ -3,32 +3,34 @@
  * The plan of a volume: which devices, on which controllers, in which
  * table order, with which geometry.  bdsadm plan prints it, bdsadm create
  * labels and creates it, bds-stripe-table is bdsadm plan under its old
- * name.  The steps live in one file each:
+ * name.  Making a plan (plan_build()) computes data and prints nothing;
+ * its steps live in one file each:
  *
- *   plan-msg.c  messages (refuse, usage errors, notes)
  *   topology.c  a device argument -> its sysfs entry and its controller
  *   fabrics.c   an NVMe over Fabrics namespace -> its storage host
- *   checks.c    in use? (mounted, held, busy, partitioned, signatures)
+ *   checks.c    in use? (mounted, held, busy, partitioned)
  *   groups.c    controllers -> table groups and table order
  *   plan.c      stripe unit, the layout the kernel will use, the length
  *   plan-weights.c  speeds per member and controller, --weights
  *   weights.c   the choice of weights itself, pure (weights.h)
+ *   plan-msg.c  why a plan stopped, and the verb's words for it; notes
  *
- * What a plan is made into, apart from making it:
+ * The verbs, and what they make of a plan:
  *
+ *   plan-options.c  the options of plan, create and bds-stripe-table
+ *   plan-cmd.c  the plan verb, and bds-stripe-table
+ *   create.c    the create verb: labels, then the device
  *   plan-table.c    the table line (libbds's table writer)
  *   summary.c   the printed explanation and bandwidth estimate
  *   summary-weights.c  the summary's "Weights" part
  *   table-create.c  bds-stripe-table --create (unlabelled volumes)
- *   plan-options.c  the options of plan, create and bds-stripe-table
- *   plan-cmd.c  the plan verb (and bds-stripe-table)
  *
  * What they share with the other verbs holds no state and never exits:
  * util.c (names, numbers, sizes) and sysfs.c (attributes, listings,
  * serial numbers).
  *
  * A plan's state is a struct plan_ctx that the verb owns and passes
- * down.
+ * down; a step that refuses says why in it and returns to the verb.
  */
 #ifndef BDS_PLAN_H
 #define BDS_PLAN_H
@@ -150,7 +152,7 @@ enum plan_status {
 	PLAN_OK,
 	PLAN_REFUSED,		/* refused or failed: exit status 1 */
 	PLAN_USAGE,		/* a usage error: exit status 2 */
-	PLAN_DONE,		/* --help or --version printed: exit status 0 */
+	PLAN_DONE,		/* --help or --version printed: exit 0 */
 };
 
 /* A plan_status that is not looked at is a refusal lost. */
@@ -164,7 +166,7 @@ struct plan_result {
 	u64 chunk_b;		/* stripe unit in bytes */
 	u64 member_len;		/* sectors of a member of weight 1 */
 	u64 length;		/* volume sectors */
-	u64 width_b;		/* a cycle in bytes: read-ahead goes by it */
+	u64 width_b;		/* a cycle in bytes, for the read-ahead */
 	unsigned int transfer_k;	/* --transfer-size: this many cycles */
 	u32 weight[BDS_MAX_MEMBERS];	/* table order; all 1 without weights */
 	bool weighted;		/* some weight is not 1 */
@@ -208,8 +210,8 @@ struct bds_dm_info;
 void plan_init(struct plan_ctx *c, const char *prog);
 void plan_free(struct plan_ctx *c);
 u32 max_pbs(const struct plan_ctx *c);
-enum plan_status __must_check plan_build(struct plan_ctx *c, char **args, int nargs,
-			    struct plan_result *r);
+enum plan_status __must_check plan_build(struct plan_ctx *c, char **args,
+					 int nargs, struct plan_result *r);
 
 /* plan-msg.c */
 /* Stop the plan: why into c->why (the first reason counts); PLAN_REFUSED. */
@@ -313,11 +315,13 @@ extern const struct table_dm bds_fake_dm;
  * The options of @verb into c->opt; @first: the index of the first
  * argument after them.
  */
-enum plan_status __must_check plan_parse_options(struct plan_ctx *c, enum plan_verb verb,
-				    int argc, char **argv, int *first);
+enum plan_status __must_check plan_parse_options(struct plan_ctx *c,
+						 enum plan_verb verb, int argc,
+						 char **argv, int *first);
 /* A usage error unless @name can be a device-mapper name. */
-enum plan_status __must_check plan_check_dm_name(struct plan_ctx *c, const char *what,
-				    const char *name);
+enum plan_status __must_check plan_check_dm_name(struct plan_ctx *c,
+						 const char *what,
+						 const char *name);
 
 /* plan-cmd.c */
 int bds_cmd_plan(int argc, char **argv);

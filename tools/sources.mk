@@ -7,9 +7,9 @@
 # The code bdsadm shares with the kernel target, compiled into both.
 LIBBDS_SRC := ../libbds/crc32c.c ../libbds/label.c ../libbds/layout.c \
 	../libbds/table.c
-BDSADM_PLAN_SRC := plan-msg.c topology.c fabrics.c checks.c groups.c plan.c plan-weights.c \
-	weights.c plan-table.c summary.c summary-weights.c \
-	table-create.c plan-options.c plan-cmd.c
+BDSADM_PLAN_SRC := plan-msg.c topology.c fabrics.c checks.c groups.c \
+	plan.c plan-weights.c weights.c plan-table.c summary.c \
+	summary-weights.c table-create.c plan-options.c plan-cmd.c
 BDSADM_SRC := bdsadm.c create.c assemble-cmd.c stop.c incremental.c \
 	examine.c wipe.c list.c detail.c detail-out.c volstat.c \
 	label-io.c assemble.c scan.c volume.c dm.c signature.c fmt.c \

@@ -97,7 +97,8 @@ void print_weights(const struct plan_ctx *c, const struct plan_result *r)
 		snprintf(d, sizeof(d), "%s (%llu sectors)",
 			 bds_human(data * SECTOR, h1, sizeof(h1)), U(data));
 		snprintf(u, sizeof(u), "%s (%llu sectors)",
-			 bds_human((c->tbl[i]->size - data) * SECTOR, h2, sizeof(h2)),
+			 bds_human((c->tbl[i]->size - data) * SECTOR, h2,
+				   sizeof(h2)),
 			 U(c->tbl[i]->size - data));
 		printf("  %-3d %-10s %6u %5.1f %%  %-32s %s\n", i, c->tbl[i]->name,
 		       r->weight[i], pct(r->weight[i], l->nr_slots), d, u);

@@ -44,7 +44,8 @@ static double transfer_mbps(const struct plan_ctx *c,
 				bw = c->ctrls[k].mbps;
 			t = cnt[k] / bw;	/* in chunks per MB/s */
 		} else {
-			t = c->ctrls[k].mbps > 0 ? cnt[k] / c->ctrls[k].mbps : 0;
+			t = c->ctrls[k].mbps > 0 ?
+			    cnt[k] / c->ctrls[k].mbps : 0;
 			for (i = 0; i < c->nmem; i++)
 				if (mcnt[i] && c->tbl[i]->ctrl == k &&
 				    mcnt[i] / c->tbl[i]->mbps > t)
@@ -100,8 +101,8 @@ static const char *group_basis(const struct plan_ctx *c)
 		return c->opt.group_by == GROUP_BY_SUBSYSTEM ?
 		       "one per controller or NVMe subsystem" :
 		       "one per controller or storage host";
-	return c->opt.group_by == GROUP_BY_SUBSYSTEM ? "one per NVMe subsystem" :
-	       "one per storage host";
+	return c->opt.group_by == GROUP_BY_SUBSYSTEM ?
+	       "one per NVMe subsystem" : "one per storage host";
 }
 
 /* Where the NVMe over Fabrics members' data lives (fabrics.c). */
@@ -216,7 +217,8 @@ static void print_bandwidth(const struct plan_ctx *c,
 	int k, i;
 
 	if (c->opt.ndisk <= 1 && c->opt.nctrl_mbps <= 1) {
-		printf("\nBandwidth (disk %s", speed(c->opt.disk_mbps, s1, sizeof(s1)));
+		printf("\nBandwidth (disk %s",
+		       speed(c->opt.disk_mbps, s1, sizeof(s1)));
 		if (c->opt.have_ctrl_mbps)
 			printf(", controller %s",
 			       speed(c->opt.ctrl_mbps, s1, sizeof(s1)));
@@ -234,7 +236,8 @@ static void print_bandwidth(const struct plan_ctx *c,
 		if (c->ctrls[k].mbps > 0 && c->ctrls[k].mbps < bw)
 			bw = c->ctrls[k].mbps;
 		printf("  %-14s %d member%s -> %s\n", c->ctrls[k].name,
-		       c->ctrls[k].nmembers, c->ctrls[k].nmembers == 1 ? "" : "s",
+		       c->ctrls[k].nmembers,
+		       c->ctrls[k].nmembers == 1 ? "" : "s",
 		       speed(bw, s1, sizeof(s1)));
 		sum += bw;
 	}
@@ -326,6 +329,7 @@ void print_summary(const struct plan_ctx *c, const struct plan_result *r)
 		return;
 	}
 	printf("\nCreate it with:\n  dmsetup create %s --table '%s'\n",
-	       c->opt.create ? c->opt.create : c->opt.name ? c->opt.name : "NAME", c->table);
+	       c->opt.create ? c->opt.create :
+	       c->opt.name ? c->opt.name : "NAME", c->table);
 	printf("(unlabelled: 'bdsadm create NAME' labels the members, so that the volume survives reboots)\n");
 }

@@ -120,7 +120,8 @@ void disk_serial(const char *diskdir, char *serial, size_t sz)
 	if (!sz)
 		return;
 	serial[0] = 0;
-	f = path_of(path, diskdir, "device/vpd_pg80") ? fopen(path, "rb") : NULL;
+	f = path_of(path, diskdir, "device/vpd_pg80") ?
+	    fopen(path, "rb") : NULL;
 	if (f) {
 		n = fread(buf, 1, sizeof(buf) - 1, f);
 		fclose(f);
