@@ -195,12 +195,19 @@ static void print_geometry(const struct plan_ctx *c,
 				     sizeof(h3)),
 			       U(m->size - used));
 	}
+}
+
+/* The geometry mkfs.xfs will see. */
+static void print_mkfs(const struct plan_ctx *c, const struct plan_result *r)
+{
+	const struct bds_layout *l = &r->layout;
+	u64 chunk_b = (u64)l->chunk * SECTOR, cycle_b = chunk_b * l->nr_slots;
 
 	/* mkfs.xfs takes swidth from optimal_io_size: one cycle */
 	printf("\nmkfs.xfs will pick: sunit=%llu swidth=%llu blks (4 KiB blocks; su=%lluk,sw=%u)\n",
 	       U(chunk_b / XFS_BLOCK), U(cycle_b / XFS_BLOCK),
 	       U(chunk_b >> 10), l->nr_slots);
-	if (length * SECTOR < GIB)
+	if (r->length * SECTOR < GIB)
 		printf("  but the volume is smaller than 1 GiB: mkfs.xfs ignores the device geometry there (give -d su=%lluk,sw=%u to set it)\n",
 		       U(chunk_b >> 10), l->nr_slots);
 	else if (chunk_b == max_pbs(c))
@@ -208,27 +215,31 @@ static void print_geometry(const struct plan_ctx *c,
 		       max_pbs(c));
 }
 
-static void print_bandwidth(const struct plan_ctx *c,
-			    const struct bds_layout *l)
+/* The speeds the estimate goes by. */
+static void bandwidth_header(const struct plan_ctx *c)
 {
-	double sum = 0, one, half, half_alt = 0;	/* MB/s */
-	char s1[64], s2[64];
-	u32 w = l->nr_slots / 2;
+	char s1[64];
+
+	if (c->opt.ndisk > 1 || c->opt.nctrl_mbps > 1) {
+		printf("\nBandwidth (disks and controllers as --disk-mbps and --controller-mbps give them):\n");
+		return;
+	}
+	printf("\nBandwidth (disk %s", speed(c->opt.disk_mbps, s1, sizeof(s1)));
+	if (c->opt.have_ctrl_mbps)
+		printf(", controller %s",
+		       speed(c->opt.ctrl_mbps, s1, sizeof(s1)));
+	printf("):\n");
+}
+
+/* Each controller's bandwidth, its disks' or its limit; their sum. */
+static double controllers_bandwidth(const struct plan_ctx *c)
+{
+	double sum = 0, bw;
+	char s1[64];
 	int k, i;
 
-	if (c->opt.ndisk <= 1 && c->opt.nctrl_mbps <= 1) {
-		printf("\nBandwidth (disk %s",
-		       speed(c->opt.disk_mbps, s1, sizeof(s1)));
-		if (c->opt.have_ctrl_mbps)
-			printf(", controller %s",
-			       speed(c->opt.ctrl_mbps, s1, sizeof(s1)));
-		printf("):\n");
-	} else {
-		printf("\nBandwidth (disks and controllers as --disk-mbps and --controller-mbps give them):\n");
-	}
 	for (k = 0; k < c->nctrl; k++) {
-		double bw = c->ctrls[k].nmembers * c->opt.disk_mbps;
-
+		bw = c->ctrls[k].nmembers * c->opt.disk_mbps;
 		if (c->opt.ndisk > 1)
 			for (i = 0, bw = 0; i < c->nmem; i++)
 				if (c->tbl[i]->ctrl == k)
@@ -241,51 +252,78 @@ static void print_bandwidth(const struct plan_ctx *c,
 		       speed(bw, s1, sizeof(s1)));
 		sum += bw;
 	}
-	if (l->slot) {
-		printf("  the controllers and disks together: %s\n",
-		       speed(sum, s1, sizeof(s1)));
-		printf("  limit for a transfer of one cycle (%u stripe units): %s\n",
-		       l->nr_slots, speed(transfer_mbps(c, l, l->nr_slots), s1,
-					  sizeof(s1)));
-		if (w >= 1 && c->nctrl > 1)
-			printf("  a transfer of %u stripe unit%s from a cycle boundary: %s\n",
-			       w, w == 1 ? "" : "s",
-			       speed(transfer_mbps(c, l, w), s1, sizeof(s1)));
-		return;
-	}
+	return sum;
+}
+
+/* With weights: transfers of one cycle and of half a cycle. */
+static void cycle_bandwidth(const struct plan_ctx *c,
+			    const struct bds_layout *l, double sum)
+{
+	u32 w = l->nr_slots / 2;
+	char s1[64];
+
+	printf("  the controllers and disks together: %s\n",
+	       speed(sum, s1, sizeof(s1)));
+	printf("  limit for a transfer of one cycle (%u stripe units): %s\n",
+	       l->nr_slots, speed(transfer_mbps(c, l, l->nr_slots), s1,
+				  sizeof(s1)));
+	if (w >= 1 && c->nctrl > 1)
+		printf("  a transfer of %u stripe unit%s from a cycle boundary: %s\n",
+		       w, w == 1 ? "" : "s",
+		       speed(transfer_mbps(c, l, w), s1, sizeof(s1)));
+}
+
+/*
+ * Without weights: transfers of one stripe width and of half of one,
+ * this layout against the other.
+ */
+static void width_bandwidth(const struct plan_ctx *c,
+			    const struct bds_layout *l, double sum)
+{
+	double one, half, half_alt = 0;	/* MB/s */
+	u32 w = l->nr_slots / 2;
+	enum bds_order_mode other = l->mode == BDS_LAYOUT_SEQUENTIAL ?
+				    BDS_LAYOUT_INTERLEAVE :
+				    BDS_LAYOUT_SEQUENTIAL;
+	struct bds_layout alt;
+	char s1[64], s2[64];
+
 	printf("  limit for a transfer of one stripe width: %s\n",
 	       speed(sum, s1, sizeof(s1)));
 	one = transfer_mbps(c, l, l->nr_members);
 	if (one < sum - 1e-9)
 		printf("  (one such transfer alone, waiting for its busiest controller: %s)\n",
 		       speed(one, s1, sizeof(s1)));
-	if (w >= 1 && c->nctrl > 1) {
-		/* the same transfer with the other layout */
-		enum bds_order_mode other = l->mode ==
-			BDS_LAYOUT_SEQUENTIAL ? BDS_LAYOUT_INTERLEAVE :
-			BDS_LAYOUT_SEQUENTIAL;
-		struct bds_layout alt;
-
-		half = transfer_mbps(c, l, w);
-		if (bds_layout_init(&alt, l->chunk, c->group_sizes,
-				    (u32)c->ngroups, other) == BDS_OK)
-			half_alt = transfer_mbps(c, &alt, w);
-		printf("  a transfer of %u stripe unit%s from a stripe boundary: %s (%s layout: %s)\n",
-		       w, w == 1 ? "" : "s", speed(half, s1, sizeof(s1)),
-		       other == BDS_LAYOUT_SEQUENTIAL ? "sequential" :
-		       "interleave", speed(half_alt, s2, sizeof(s2)));
-	}
+	if (w < 1 || c->nctrl <= 1)
+		return;
+	/* the same transfer with the other layout */
+	half = transfer_mbps(c, l, w);
+	if (bds_layout_init(&alt, l->chunk, c->group_sizes, (u32)c->ngroups,
+			    other) == BDS_OK)
+		half_alt = transfer_mbps(c, &alt, w);
+	printf("  a transfer of %u stripe unit%s from a stripe boundary: %s (%s layout: %s)\n",
+	       w, w == 1 ? "" : "s", speed(half, s1, sizeof(s1)),
+	       other == BDS_LAYOUT_SEQUENTIAL ? "sequential" : "interleave",
+	       speed(half_alt, s2, sizeof(s2)));
 }
 
-void print_summary(const struct plan_ctx *c, const struct plan_result *r)
+static void print_bandwidth(const struct plan_ctx *c,
+			    const struct bds_layout *l)
 {
-	const struct bds_layout *l = &r->layout;
-	int g, k, i;
+	double sum;
 
-	printf("\n");
-	printf("Volume: %u members in %d group%s, layout %s\n", l->nr_members,
-	       c->ngroups, c->ngroups == 1 ? "" : "s",
-	       l->mode == BDS_LAYOUT_SEQUENTIAL ? "sequential" : "interleave");
+	bandwidth_header(c);
+	sum = controllers_bandwidth(c);
+	if (l->slot)
+		cycle_bandwidth(c, l, sum);
+	else
+		width_bandwidth(c, l, sum);
+}
+
+/* The controllers and the table's groups. */
+static void print_groups(const struct plan_ctx *c)
+{
+	int g, k, i;
 
 	printf("\nControllers:\n");
 	for (k = 0; k < c->nctrl; k++) {
@@ -309,20 +347,11 @@ void print_summary(const struct plan_ctx *c, const struct plan_result *r)
 			printf("  (%s)", c->ctrls[g].name);
 		printf("\n");
 	}
+}
 
-	print_members(c, l);
-	print_order(c, l);
-	print_weights(c, r);
-	print_geometry(c, r);
-	if (c->opt.have_disk_mbps)
-		print_bandwidth(c, l);
-
-	if (c->nnotes) {
-		printf("\nNotes:\n");
-		for (i = 0; i < c->nnotes; i++)
-			printf("  - %s\n", c->notes[i]);
-	}
-
+/* How to create it: labelled (plan), or with dmsetup (bds-stripe-table). */
+static void print_create_hint(const struct plan_ctx *c)
+{
 	if (c->opt.verb == VERB_PLAN) {
 		printf("\nCreate it, labelled so that it survives reboots, with:\n"
 		       "  bdsadm create NAME (the same options and devices)\n");
@@ -332,4 +361,30 @@ void print_summary(const struct plan_ctx *c, const struct plan_result *r)
 	       c->opt.create ? c->opt.create :
 	       c->opt.name ? c->opt.name : "NAME", c->table);
 	printf("(unlabelled: 'bdsadm create NAME' labels the members, so that the volume survives reboots)\n");
+}
+
+void print_summary(const struct plan_ctx *c, const struct plan_result *r)
+{
+	const struct bds_layout *l = &r->layout;
+	int i;
+
+	printf("\n");
+	printf("Volume: %u members in %d group%s, layout %s\n", l->nr_members,
+	       c->ngroups, c->ngroups == 1 ? "" : "s",
+	       l->mode == BDS_LAYOUT_SEQUENTIAL ? "sequential" : "interleave");
+	print_groups(c);
+	print_members(c, l);
+	print_order(c, l);
+	print_weights(c, r);
+	print_geometry(c, r);
+	print_mkfs(c, r);
+	if (c->opt.have_disk_mbps)
+		print_bandwidth(c, l);
+
+	if (c->nnotes) {
+		printf("\nNotes:\n");
+		for (i = 0; i < c->nnotes; i++)
+			printf("  - %s\n", c->notes[i]);
+	}
+	print_create_hint(c);
 }
