@@ -19,9 +19,11 @@ void bds_err(const char *fmt, ...)
 {
 	va_list ap;
 
+	fputs("bdsadm: ", stderr);
 	va_start(ap, fmt);
-	bds_verr(fmt, ap);
+	vfprintf(stderr, fmt, ap);
 	va_end(ap);
+	fputc('\n', stderr);
 }
 
 const char *bds_vol_name_arg(const char *arg)
@@ -80,10 +82,8 @@ int main(int argc, char **argv)
 	size_t i;
 
 	/* bds-stripe-table is bdsadm plan (with --create) under its old name */
-	if (!strcmp(slash ? slash + 1 : argv[0], "bds-stripe-table")) {
-		bds_prog = "bds-stripe-table";
+	if (!strcmp(slash ? slash + 1 : argv[0], "bds-stripe-table"))
 		return bds_cmd_table(argc, argv);
-	}
 	if (argc < 2) {
 		help(stderr);
 		return BDS_EXIT_USAGE;

@@ -19,19 +19,45 @@
 /* ------------------------------------------------------------------ */
 /* Checks                                                              */
 
-static int nproblems;
-
-static void problem(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static void problem(const char *fmt, ...)
+static void problem(struct plan_ctx *c, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static void problem(struct plan_ctx *c, const char *fmt, ...)
 {
 	va_list ap;
 
-	fprintf(stderr, "%s: %s", bds_prog, opt.force ? "warning: " : "");
+	fprintf(stderr, "%s: %s", c->prog, c->opt.force ? "warning: " : "");
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
-	nproblems++;
+	c->nproblems++;
+}
+
+/* "dm-0 (vg-lv)" for device-mapper holders, else the plain name */
+static enum plan_status describe_holders(struct plan_ctx *c, const char *list,
+					 char *out, size_t sz)
+{
+	char copy[LIST_SZ], dir[PATH_MAX], dmname[NAME_SZ];
+	char *tok, *save = NULL;
+	enum plan_status st;
+
+	out[0] = 0;
+	snprintf(copy, sizeof(copy), "%s", list);
+	for (tok = strtok_r(copy, " ", &save); tok;
+	     tok = strtok_r(NULL, " ", &save)) {
+		st = plan_path(c, dir, sizeof(dir), "%s/class/block/%s",
+			       c->opt.sysfs, tok);
+		if (st)
+			return st;
+		if (strlen(out) + 2 * NAME_SZ + 8 > sz)
+			break;
+		if (read_attr(dir, "dm/name", dmname, sizeof(dmname)))
+			cat(out, sz, "%s%s (dm %s)", out[0] ? ", " : "", tok,
+			    dmname);
+		else
+			cat(out, sz, "%s%s", out[0] ? ", " : "", tok);
+	}
+	return PLAN_OK;
 }
 
 /* Undo the octal escapes (\040 etc.) of /proc/self/mounts. */
@@ -52,15 +78,15 @@ static void unescape(char *s)
 	*d = 0;
 }
 
-static void check_mounts(void)
+static void check_mounts(struct plan_ctx *c)
 {
 	char line[4 * PATH_MAX];
-	FILE *f = fopen(opt.mounts, "r");
+	FILE *f = fopen(c->opt.mounts, "r");
 	int i;
 
 	if (!f) {
-		problem("cannot read %s to check for mounted devices: %s",
-			opt.mounts, strerror(errno));
+		problem(c, "cannot read %s to check for mounted devices: %s",
+			c->opt.mounts, strerror(errno));
 		return;
 	}
 	while (fgets(line, sizeof(line), f)) {
@@ -75,16 +101,16 @@ static void check_mounts(void)
 		unescape(src);
 		unescape(dir);
 		name = base_name(src);
-		if (opt.real_sysfs && realpath(src, real))
+		if (c->opt.real_sysfs && realpath(src, real))
 			name = base_name(real);
-		for (i = 0; i < nmem; i++) {
-			struct member *m = &mem[i];
+		for (i = 0; i < c->nmem; i++) {
+			struct member *m = &c->mem[i];
 
 			if (!strcmp(name, m->name))
-				problem("%s is mounted on %s (%s)", m->arg, dir,
+				problem(c, "%s is mounted on %s (%s)", m->arg, dir,
 					type ? type : "?");
 			else if (!m->is_part && in_list(m->parts, name))
-				problem("%s: its partition %s is mounted on %s (%s)",
+				problem(c, "%s: its partition %s is mounted on %s (%s)",
 					m->arg, name, dir, type ? type : "?");
 		}
 	}
@@ -98,68 +124,94 @@ static void check_mounts(void)
  * holders/ do not show.  Only a node whose major:minor matches sysfs is
  * opened (read-only; nothing is read or written).
  */
-static void check_exclusive(const struct member *m)
+static enum plan_status check_exclusive(struct plan_ctx *c,
+					const struct member *m)
 {
 	char node[PATH_MAX];
-	struct stat st;
+	enum plan_status st;
+	struct stat s;
 	int fd;
 
 	if (strchr(m->arg, '/'))
-		xsnprintf(node, sizeof(node), "%s", m->arg);
+		st = plan_path(c, node, sizeof(node), "%s", m->arg);
 	else
-		xsnprintf(node, sizeof(node), "/dev/%s", m->name);
-	if (stat(node, &st) || !S_ISBLK(st.st_mode) ||
-	    major(st.st_rdev) != m->maj || minor(st.st_rdev) != m->min)
-		return;
+		st = plan_path(c, node, sizeof(node), "/dev/%s", m->name);
+	if (st)
+		return st;
+	if (stat(node, &s) || !S_ISBLK(s.st_mode) ||
+	    major(s.st_rdev) != m->maj || minor(s.st_rdev) != m->min)
+		return PLAN_OK;
 	fd = open(node, O_RDONLY | O_EXCL | O_CLOEXEC | O_NONBLOCK);
 	if (fd >= 0) {
 		close(fd);
-		return;
+		return PLAN_OK;
 	}
 	if (errno == EBUSY)
-		problem("%s is busy: an exclusive open fails (in use by a filesystem, swap, dm, md or another program)",
+		problem(c, "%s is busy: an exclusive open fails (in use by a filesystem, swap, dm, md or another program)",
 			m->arg);
+	return PLAN_OK;
 }
 
-void check_members(void)
+/* Member @i against the ones before it: the same device, overlapping. */
+static enum plan_status check_pairs(struct plan_ctx *c, int i)
 {
-	int i, j;
+	const struct member *m = &c->mem[i], *o;
+	int j;
 
-	for (i = 0; i < nmem; i++) {
-		struct member *m = &mem[i];
-
-		for (j = 0; j < i; j++) {
-			struct member *o = &mem[j];
-
-			if (m->maj == o->maj && m->min == o->min)
-				refuse("%s is given twice (as '%s' and '%s')",
-				       m->name, o->arg, m->arg);
-			if ((m->is_part && !strcmp(m->disk, o->name)) ||
-			    (o->is_part && !strcmp(o->disk, m->name)))
-				refuse("%s and %s overlap: one is a partition of the other",
-				       o->name, m->name);
-			if (m->is_part && o->is_part && !strcmp(m->disk, o->disk))
-				note("%s and %s are partitions of the same disk %s: they share its bandwidth",
-				     o->name, m->name, m->disk);
-		}
-		if (m->size == 0)
-			refuse("%s has size 0", m->arg);
-		if (m->holders[0]) {
-			char desc[LIST_SZ];
-
-			describe_holders(m->holders, desc, sizeof(desc));
-			problem("%s is in use by %s (%s/holders is not empty)",
-				m->arg, desc, m->dir);
-		}
-		if (!m->is_part && m->parts[0])
-			problem("%s is a whole disk with partitions (%s): give a partition, or remove the partition table",
-				m->arg, m->parts);
+	for (j = 0; j < i; j++) {
+		o = &c->mem[j];
+		if (m->maj == o->maj && m->min == o->min)
+			return plan_fail(c, "%s is given twice (as '%s' and '%s')",
+					 m->name, o->arg, m->arg);
+		if ((m->is_part && !strcmp(m->disk, o->name)) ||
+		    (o->is_part && !strcmp(o->disk, m->name)))
+			return plan_fail(c, "%s and %s overlap: one is a partition of the other",
+					 o->name, m->name);
+		if (m->is_part && o->is_part && !strcmp(m->disk, o->disk))
+			note(c, "%s and %s are partitions of the same disk %s: they share its bandwidth",
+			     o->name, m->name, m->disk);
 	}
-	check_mounts();
-	if (opt.real_sysfs)
-		for (i = 0; i < nmem; i++)
-			check_exclusive(&mem[i]);
-	if (nproblems && !opt.force)
-		refuse("refusing to use devices that are in use (--force overrides)");
+	return PLAN_OK;
 }
 
+/* Member @m alone: empty, held, a disk with partitions. */
+static enum plan_status check_member(struct plan_ctx *c, const struct member *m)
+{
+	char desc[LIST_SZ];
+	enum plan_status st;
+
+	if (m->size == 0)
+		return plan_fail(c, "%s has size 0", m->arg);
+	if (m->holders[0]) {
+		st = describe_holders(c, m->holders, desc, sizeof(desc));
+		if (st)
+			return st;
+		problem(c, "%s is in use by %s (%s/holders is not empty)",
+			m->arg, desc, m->dir);
+	}
+	if (!m->is_part && m->parts[0])
+		problem(c, "%s is a whole disk with partitions (%s): give a partition, or remove the partition table",
+			m->arg, m->parts);
+	return PLAN_OK;
+}
+
+enum plan_status check_members(struct plan_ctx *c)
+{
+	enum plan_status st = PLAN_OK;
+	int i;
+
+	for (i = 0; i < c->nmem && !st; i++) {
+		st = check_pairs(c, i);
+		if (!st)
+			st = check_member(c, &c->mem[i]);
+	}
+	if (!st)
+		check_mounts(c);
+	for (i = 0; c->opt.real_sysfs && i < c->nmem && !st; i++)
+		st = check_exclusive(c, &c->mem[i]);
+	if (st)
+		return st;
+	if (c->nproblems && !c->opt.force)
+		return plan_fail(c, "refusing to use devices that are in use (--force overrides)");
+	return PLAN_OK;
+}

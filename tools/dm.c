@@ -88,7 +88,7 @@ bool bds_dm_create_table(const char *name, const char *uuid,
 
 	if (!dmt)
 		return false;
-	if (!dm_task_set_uuid(dmt, uuid))
+	if (uuid && !dm_task_set_uuid(dmt, uuid))
 		goto out;
 	for (i = 0; i < n; i++)
 		if (!dm_task_add_target(dmt, t[i].start, t[i].length,

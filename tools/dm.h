@@ -43,7 +43,7 @@ bool bds_dm_info(const char *name, struct bds_dm_info *info);
 bool bds_dm_name_of_uuid(const char *uuid, char *name, size_t sz);
 
 /*
- * Create @name with dm UUID @uuid and the one-target table
+ * Create @name with dm UUID @uuid (NULL: none) and the one-target table
  * "0 @length bds-stripe @params".  @ra_sectors: read-ahead to set (0:
  * the kernel's), raised only (@ra_minimum) or set exactly.  Returns true
  * when the device exists and is live; on failure libdevmapper has

@@ -54,15 +54,14 @@ bool fabric_read(const char *dir, const char *name, struct fabric *f)
 	return true;
 }
 
-/* "NVMe/TCP", "NVMe/RDMA", "NVMe/FC", "NVMe loop" */
-const char *fabric_kind(const struct fabric *f)
+/* "NVMe/TCP", "NVMe/RDMA", "NVMe/FC", "NVMe loop" into @buf (32 bytes) */
+const char *fabric_kind(const struct fabric *f, char *buf)
 {
-	static char buf[32];
 	char *p;
 
 	if (!strcmp(f->transport, "loop"))
 		return "NVMe loop";
-	snprintf(buf, sizeof(buf), "NVMe/%.*s", 16, f->transport);
+	snprintf(buf, 32, "NVMe/%.*s", 16, f->transport);
 	for (p = buf + 5; *p; p++)
 		if (*p >= 'a' && *p <= 'z')
 			*p = (char)(*p - 'a' + 'A');
@@ -76,10 +75,10 @@ void fabric_where(const struct fabric *f, char *buf, size_t sz)
 		 f->trsvcid[0] ? " port " : "", f->trsvcid);
 }
 
-/* The group key of @f under --group-by, into @key (NAME_SZ). */
-void fabric_key(const struct fabric *f, char *key)
+/* The group key of @f under --group-by @by, into @key (NAME_SZ). */
+void fabric_key(enum group_by by, const struct fabric *f, char *key)
 {
-	switch (opt.group_by) {
+	switch (by) {
 	case GROUP_BY_CONTROLLER:
 		snprintf(key, NAME_SZ, "%s", f->ctrl);
 		break;
@@ -101,42 +100,43 @@ void fabric_key(const struct fabric *f, char *key)
  * of a multipath namespace normally lead to one host; when they lead to
  * several, the first path's decides, with a note.
  */
-void fabric_group(struct member *m, const struct fabric *f, int n,
-		  char *ctrl, char *desc)
+void fabric_group(struct plan_ctx *c, struct member *m,
+		  const struct fabric *f, int n, char *ctrl, char *desc)
 {
-	char key[NAME_SZ], other[NAME_SZ], where[LIST_SZ];
+	char key[NAME_SZ], other[NAME_SZ], where[LIST_SZ], kbuf[32];
+	const char *kind = fabric_kind(&f[0], kbuf);
 	int i;
 
-	fabric_key(&f[0], key);
+	fabric_key(c->opt.group_by, &f[0], key);
 	snprintf(ctrl, NAME_SZ, "%s", key);
 	fabric_where(&f[0], where, sizeof(where));
-	snprintf(m->kind, sizeof(m->kind), "%s%s namespace", fabric_kind(&f[0]),
+	snprintf(m->kind, sizeof(m->kind), "%s%s namespace", kind,
 		 n > 1 ? " multipath" : "");
 	snprintf(m->host, sizeof(m->host), "%s", f[0].traddr);
 	fabric_where(&f[0], m->where, sizeof(m->where));
 	snprintf(m->subsys, sizeof(m->subsys), "%s", f[0].nqn);
 	snprintf(m->fabric_ctrl, sizeof(m->fabric_ctrl), "%s", f[0].ctrl);
-	switch (opt.group_by) {
+	switch (c->opt.group_by) {
 	case GROUP_BY_CONTROLLER:
 		snprintf(desc, 2 * NAME_SZ, "%s controller, host %s",
-			 fabric_kind(&f[0]), f[0].traddr);
+			 kind, f[0].traddr);
 		break;
 	case GROUP_BY_SUBSYSTEM:
 		snprintf(desc, 2 * NAME_SZ, "%s subsystem on host %s",
-			 fabric_kind(&f[0]), f[0].traddr);
+			 kind, f[0].traddr);
 		break;
 	default:
 		snprintf(desc, 2 * NAME_SZ, "%s storage host",
-			 fabric_kind(&f[0]));
+			 kind);
 		break;
 	}
-	note("%s is an %s namespace of %s on %s (controller %s)", m->disk,
-	     fabric_kind(&f[0]), f[0].nqn[0] ? f[0].nqn : "an unknown subsystem",
+	note(c, "%s is an %s namespace of %s on %s (controller %s)", m->disk,
+	     kind, f[0].nqn[0] ? f[0].nqn : "an unknown subsystem",
 	     where, f[0].ctrl);
 	for (i = 1; i < n; i++) {
-		fabric_key(&f[i], other);
+		fabric_key(c->opt.group_by, &f[i], other);
 		if (strcmp(other, key)) {
-			note("%s: its paths lead to different groups (%s by %s, %s by %s); grouped by the first path's",
+			note(c, "%s: its paths lead to different groups (%s by %s, %s by %s); grouped by the first path's",
 			     m->disk, key, f[0].ctrl, other, f[i].ctrl);
 			break;
 		}

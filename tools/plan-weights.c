@@ -3,8 +3,8 @@
  * Weights in the plan (issue 14): the speeds of --disk-mbps and
  * --controller-mbps onto the members and controllers, --weights
  * capacity | bandwidth | LIST into the table's weights and the layout's
- * slots, and the summary's "Weights" part.  The choice itself is
- * weights.c's.  See plan.h.
+ * slots.  The choice itself is weights.c's, the summary's "Weights"
+ * part summary-weights.c's.  See plan.h.
  *
  * The choice by capacity goes by the room a member has for data under
  * a label (after the data offset, before the backup copy), as create
@@ -19,36 +19,37 @@
 
 #include <string.h>
 
-/* The layout's slot arrays (one plan per run). */
-static struct bds_slot slots[BDS_MAX_SLOTS];
-static u16 slot_of[BDS_MAX_SLOTS];
-
-void plan_speeds(void)
+enum plan_status plan_speeds(struct plan_ctx *c)
 {
+	const struct plan_opts *o = &c->opt;
 	char names[LIST_SZ] = "";
-	int i, c;
+	int i, k;
 
-	if (opt.have_disk_mbps && opt.ndisk != 1 && opt.ndisk != nmem)
-		refuse("--disk-mbps gives %d speeds for %d devices: give one for all of them, or one per device in the order of the arguments",
-		       opt.ndisk, nmem);
-	for (c = 0; c < nctrl; c++)
-		if (strlen(names) + strlen(ctrls[c].name) + 3 < sizeof(names))
-			cat(names, sizeof(names), "%s%s", c ? ", " : "",
-			    ctrls[c].name);
-	if (opt.have_ctrl_mbps && opt.nctrl_mbps != 1 && opt.nctrl_mbps != nctrl)
-		refuse("--controller-mbps gives %d limits for %d controllers (%s): give one for all of them, or one per controller in this order",
-		       opt.nctrl_mbps, nctrl, names);
-	for (i = 0; i < nmem; i++)
-		mem[i].mbps = !opt.have_disk_mbps ? 0 : opt.ndisk == 1 ?
-			      opt.disk_mbps : opt.disk_list[i];
-	for (c = 0; c < nctrl; c++)
-		ctrls[c].mbps = !opt.have_ctrl_mbps ? 0 : opt.nctrl_mbps == 1 ?
-				opt.ctrl_mbps : opt.ctrl_list[c];
+	if (o->have_disk_mbps && o->ndisk != 1 && o->ndisk != c->nmem)
+		return plan_fail(c, "--disk-mbps gives %d speeds for %d devices: give one for all of them, or one per device in the order of the arguments",
+				 o->ndisk, c->nmem);
+	for (k = 0; k < c->nctrl; k++)
+		if (strlen(names) + strlen(c->ctrls[k].name) + 3 <
+		    sizeof(names))
+			cat(names, sizeof(names), "%s%s", k ? ", " : "",
+			    c->ctrls[k].name);
+	if (o->have_ctrl_mbps && o->nctrl_mbps != 1 &&
+	    o->nctrl_mbps != c->nctrl)
+		return plan_fail(c, "--controller-mbps gives %d limits for %d controllers (%s): give one for all of them, or one per controller in this order",
+				 o->nctrl_mbps, c->nctrl, names);
+	for (i = 0; i < c->nmem; i++)
+		c->mem[i].mbps = !o->have_disk_mbps ? 0 :
+				 o->ndisk == 1 ? o->disk_mbps : o->disk_list[i];
+	for (k = 0; k < c->nctrl; k++)
+		c->ctrls[k].mbps = !o->have_ctrl_mbps ? 0 :
+				   o->nctrl_mbps == 1 ? o->ctrl_mbps :
+				   o->ctrl_list[k];
+	return PLAN_OK;
 }
 
-u64 plan_label_room(int i, u64 chunk)
+u64 plan_label_room(const struct plan_ctx *c, int i, u64 chunk)
 {
-	const struct member *m = tbl[i];
+	const struct member *m = c->tbl[i];
 	u64 off = bds_label_data_offset((u32)chunk, m->pbs / 512), backup;
 
 	if (m->size < BDS_LABEL_MIN_MEMBER)
@@ -57,169 +58,81 @@ u64 plan_label_room(int i, u64 chunk)
 	return backup > off ? backup - off : 0;
 }
 
-const char *plan_weights_list(struct plan_result *r)
+const char *plan_weights_list(const struct plan_ctx *c,
+			      struct plan_result *r)
 {
-	return wt_parse_list(opt.weights_arg, (u32)nmem, r->weight);
+	return wt_parse_list(c->opt.weights_arg, (u32)c->nmem, r->weight);
 }
 
-/* The members and controllers as weights.c sees them. */
-static struct wt_input wt_in(struct wt_member *wm, double *cm, u64 chunk)
+struct wt_input plan_wt_input(const struct plan_ctx *c, struct wt_member *wm,
+			      double *cm, u64 chunk)
 {
 	struct wt_input in = {
-		.n = (u32)nmem, .m = wm, .nctrl = (u32)nctrl, .ctrl_mbps = cm,
+		.n = (u32)c->nmem, .m = wm,
+		.nctrl = (u32)c->nctrl, .ctrl_mbps = cm,
 		.chunk = (u32)chunk, .max_slots = wt_max_slots((u32)chunk),
 	};
 	int i;
 
-	for (i = 0; i < nmem; i++)
-		wm[i] = (struct wt_member){ plan_label_room(i, chunk),
-					    tbl[i]->mbps, (u32)tbl[i]->ctrl };
-	for (i = 0; i < nctrl; i++)
-		cm[i] = ctrls[i].mbps;
+	for (i = 0; i < c->nmem; i++)
+		wm[i] = (struct wt_member){ plan_label_room(c, i, chunk),
+					    c->tbl[i]->mbps,
+					    (u32)c->tbl[i]->ctrl };
+	for (i = 0; i < c->nctrl; i++)
+		cm[i] = c->ctrls[i].mbps;
 	return in;
 }
 
-static void choose(struct plan_result *r, u64 chunk)
+static enum plan_status choose(struct plan_ctx *c, struct plan_result *r,
+			       u64 chunk)
 {
 	struct wt_member wm[BDS_MAX_MEMBERS];
 	double cm[BDS_MAX_MEMBERS];
-	struct wt_input in = wt_in(wm, cm, chunk);
+	struct wt_input in = plan_wt_input(c, wm, cm, chunk);
 	char h1[64], h2[64];
 	bool ok;
 	int i;
 
-	ok = opt.weights == WT_CAPACITY ? wt_by_capacity(&in, r->weight) :
+	ok = c->opt.weights == WT_CAPACITY ? wt_by_capacity(&in, r->weight) :
 	     wt_by_bandwidth(&in, r->weight);
 	if (ok)
-		return;
-	for (i = 0; i < nmem; i++)
+		return PLAN_OK;
+	for (i = 0; i < c->nmem; i++)
 		if (wm[i].avail < chunk)
-			refuse("--weights %s: %s is too small: %s, with no room for a stripe unit (%s) between a label's data offset and its backup copy",
-			       opt.weights_arg, tbl[i]->name,
-			       bds_human(tbl[i]->size * SECTOR, h1, sizeof(h1)),
-			       bds_human(chunk * SECTOR, h2, sizeof(h2)));
-	refuse("--weights %s: no weights fit these members: a member has room for fewer stripe units than the weight its speed asks for; give the weights as a list",
-	       opt.weights_arg);
+			return plan_fail(c, "--weights %s: %s is too small: %s, with no room for a stripe unit (%s) between a label's data offset and its backup copy",
+					 c->opt.weights_arg, c->tbl[i]->name,
+					 bds_human(c->tbl[i]->size * SECTOR, h1,
+						   sizeof(h1)),
+					 bds_human(chunk * SECTOR, h2,
+						   sizeof(h2)));
+	return plan_fail(c, "--weights %s: no weights fit these members: a member has room for fewer stripe units than the weight its speed asks for; give the weights as a list",
+			 c->opt.weights_arg);
 }
 
-void plan_weights(struct plan_result *r, u64 chunk)
+enum plan_status plan_weights(struct plan_ctx *c, struct plan_result *r,
+			      u64 chunk)
 {
 	struct bds_layout *l = &r->layout;
 	enum bds_geom_err err;
+	enum plan_status st;
 	u32 W;
 
-	if (opt.weights == WT_NONE)
-		return;
-	if (opt.weights != WT_LIST)
-		choose(r, chunk);
+	if (c->opt.weights == WT_NONE)
+		return PLAN_OK;
+	if (c->opt.weights != WT_LIST) {
+		st = choose(c, r, chunk);
+		if (st)
+			return st;
+	}
 	err = bds_weights_check(l, r->weight, &W);
 	if (err == BDS_ERR_CYCLE_TOO_BIG)
-		refuse("--weights %s: %s (a stripe unit of %llu sectors: at most %u stripe units per cycle)",
-		       opt.weights_arg, bds_geom_error(err), U(chunk),
-		       wt_max_slots((u32)chunk));
+		return plan_fail(c, "--weights %s: %s (a stripe unit of %llu sectors: at most %u stripe units per cycle)",
+				 c->opt.weights_arg, bds_geom_error(err),
+				 U(chunk), wt_max_slots((u32)chunk));
 	if (err)
-		refuse("--weights %s: %s", opt.weights_arg, bds_geom_error(err));
-	bds_layout_weigh(l, r->weight, W, slots, slot_of);
+		return plan_fail(c, "--weights %s: %s", c->opt.weights_arg,
+				 bds_geom_error(err));
+	bds_layout_weigh(l, r->weight, W, r->slots, r->slot_of);
 	r->weighted = W != l->nr_members;
-}
-
-static const char *how(void)
-{
-	switch (opt.weights) {
-	case WT_CAPACITY:
-		return "by capacity: the most of the members' space";
-	case WT_BANDWIDTH:
-		return "by bandwidth: the fastest sequential streams, then the most space";
-	default:
-		return "as given, in table order";
-	}
-}
-
-/* Percent of @a in @b. */
-static double pct(u64 a, u64 b)
-{
-	return b ? 100.0 * (double)a / (double)b : 0;
-}
-
-static void print_space(const struct plan_result *r)
-{
-	u64 chunk = r->layout.chunk, total = 0, min_size = UINT64_MAX, eq;
-	char h1[64], h2[64], h3[64], h4[64];
-	int i;
-
-	for (i = 0; i < nmem; i++) {
-		total += tbl[i]->size;
-		if (tbl[i]->size < min_size)
-			min_size = tbl[i]->size;
-	}
-	eq = min_size / chunk * chunk * (u64)nmem;
-	printf("  space used: %s of %s (%.1f %%); equal shares use %s (%.1f %%)",
-	       bds_human(r->length * SECTOR, h1, sizeof(h1)),
-	       bds_human(total * SECTOR, h2, sizeof(h2)), pct(r->length, total),
-	       bds_human(eq * SECTOR, h3, sizeof(h3)), pct(eq, total));
-	if (eq > r->length)
-		printf(": %s given up\n",
-		       bds_human((eq - r->length) * SECTOR, h4, sizeof(h4)));
-	else if (eq < r->length)
-		printf(": %s more\n",
-		       bds_human((r->length - eq) * SECTOR, h4, sizeof(h4)));
-	else
-		printf("\n");
-}
-
-static void print_speed(const struct plan_result *r)
-{
-	struct wt_member wm[BDS_MAX_MEMBERS];
-	double cm[BDS_MAX_MEMBERS];
-	struct wt_input in = wt_in(wm, cm, r->layout.chunk);
-	u32 one[BDS_MAX_MEMBERS];
-	struct wt_eval e, eq;
-	char s1[64], s2[64], s3[64];
-	int i;
-
-	for (i = 0; i < nmem; i++)
-		one[i] = 1;
-	wt_evaluate(&in, r->weight, &e);
-	wt_evaluate(&in, one, &eq);
-	printf("  sequential streams: %s with these weights, %s with equal shares (the disks and controllers allow %s at best)\n",
-	       speed(e.mbps, s1, sizeof(s1)), speed(eq.mbps, s2, sizeof(s2)),
-	       speed(wt_ideal_mbps(&in), s3, sizeof(s3)));
-}
-
-void print_weights(const struct plan_result *r)
-{
-	const struct bds_layout *l = &r->layout;
-	u64 chunk_b = (u64)l->chunk * SECTOR;
-	char h1[64], h2[64], list[BDS_MAX_MEMBERS * 4 + 1] = "";
-	int i;
-
-	if (opt.weights == WT_NONE)
-		return;
-	for (i = 0; i < nmem; i++)
-		cat(list, sizeof(list), "%s%u", i ? "," : "", r->weight[i]);
-	printf("\nWeights (%s):\n", how());
-	if (!r->weighted)
-		printf("  every weight is 1: equal shares, and no weights in the table\n");
-	printf("  %-3s %-10s %6s %7s  %-32s %s\n", "#", "name", "weight", "share",
-	       "data", "unused");
-	for (i = 0; i < nmem; i++) {
-		u64 data = r->member_len * r->weight[i];
-		char d[96], u[96];
-
-		snprintf(d, sizeof(d), "%s (%llu sectors)",
-			 bds_human(data * SECTOR, h1, sizeof(h1)), U(data));
-		snprintf(u, sizeof(u), "%s (%llu sectors)",
-			 bds_human((tbl[i]->size - data) * SECTOR, h2, sizeof(h2)),
-			 U(tbl[i]->size - data));
-		printf("  %-3d %-10s %6u %5.1f %%  %-32s %s\n", i, tbl[i]->name,
-		       r->weight[i], pct(r->weight[i], l->nr_slots), d, u);
-	}
-	printf("  W = %u: a cycle of %u stripe units (%s)", l->nr_slots,
-	       l->nr_slots, bds_human(chunk_b * l->nr_slots, h1, sizeof(h1)));
-	if (r->weighted)
-		printf("; in the table: weights %s", list);
-	printf("\n");
-	print_space(r);
-	if (opt.have_disk_mbps)
-		print_speed(r);
+	return PLAN_OK;
 }

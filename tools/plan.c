@@ -15,24 +15,34 @@
 /* ------------------------------------------------------------------ */
 /* The plan's state (plan.h)                                           */
 
-const char *bds_prog = "bdsadm";
-struct plan_opts opt = {
-	.sysfs = "/sys",
-	.mounts = "/proc/self/mounts",
-	.dmsetup = "dmsetup",
-	.mode = BDS_LAYOUT_INTERLEAVE,
-	.ra_mode = RA_AUTO,
-	.real_sysfs = true,
-};
-struct member *mem;
-int nmem;
-struct member **tbl;
-struct controller *ctrls;
-int nctrl;
-char *notes[MAX_NOTES];
-int nnotes;
-char devroot[PATH_MAX];
-char table[65536];
+void plan_init(struct plan_ctx *c, const char *prog)
+{
+	memset(c, 0, sizeof(*c));
+	c->prog = prog;
+	c->opt.sysfs = "/sys";
+	c->opt.mounts = "/proc/self/mounts";
+	c->opt.mode = BDS_LAYOUT_INTERLEAVE;
+	c->opt.ra_mode = RA_AUTO;
+	c->opt.real_sysfs = true;
+}
+
+void plan_free(struct plan_ctx *c)
+{
+	int i;
+
+	for (i = 0; i < c->nnotes; i++)
+		free(c->notes[i]);
+	for (i = 0; i < c->nspec; i++)
+		free(c->spec_args[i]);
+	free(c->spec_args);
+	free(c->opt.disk_list);
+	free(c->opt.ctrl_list);
+	free(c->mem);
+	free(c->tbl);
+	free(c->ctrls);
+	free(c->group_sizes);
+	free(c->why);
+}
 
 /* ------------------------------------------------------------------ */
 /* Chunk                                                               */
@@ -48,70 +58,56 @@ static u64 gcd64(u64 a, u64 b)
 	return a;
 }
 
-static u32 max_lbs(void)
+static u32 max_lbs(const struct plan_ctx *c)
 {
 	u32 lbs = 512;
 	int i;
 
-	for (i = 0; i < nmem; i++)
-		if (mem[i].lbs > lbs)
-			lbs = mem[i].lbs;
+	for (i = 0; i < c->nmem; i++)
+		if (c->mem[i].lbs > lbs)
+			lbs = c->mem[i].lbs;
 	return lbs;
 }
 
-u32 max_pbs(void)
+u32 max_pbs(const struct plan_ctx *c)
 {
 	u32 pbs = 512;
 	int i;
 
-	for (i = 0; i < nmem; i++)
-		if (mem[i].pbs > pbs)
-			pbs = mem[i].pbs;
+	for (i = 0; i < c->nmem; i++)
+		if (c->mem[i].pbs > pbs)
+			pbs = c->mem[i].pbs;
 	return pbs;
 }
 
-unsigned int transfer_k;
-
 /*
- * --transfer-size T: the largest chunk c (a multiple of 4 KiB and of
- * every logical block size) with T = k * N * c for a whole k >= 1, the
- * stripe width N * c fitting 32 bits in bytes.  The largest chunk is
- * the smallest admissible k.  With a list of weights, W (their sum) in
- * place of N: T is then a whole number of cycles.
+ * --transfer-size @tbytes impossible with stripe units of multiples of
+ * @align: the reason, with the nearest sizes that work.
  */
-static u64 chunk_from_transfer(u64 tbytes, u32 units)
+static enum plan_status transfer_impossible(struct plan_ctx *c, u64 tbytes,
+					    u64 align, u64 n, const char *who,
+					    const char *widths)
 {
-	char h1[64], h2[64], h3[64], h4[64], h5[64], who[64];
-	u64 n = units, align, q, kmin, best = 0, i, maxchunk;
-	const char *widths = units == (u32)nmem ? "stripe widths" : "cycles";
+	char h1[64], h2[64], h3[64], h4[64], h5[64];
+	u64 step = n * align, lo = tbytes / step * step;
 
-	if (units == (u32)nmem)
-		snprintf(who, sizeof(who), "%d members", nmem);
-	else
-		snprintf(who, sizeof(who), "weights adding up to %u", units);
-	align = BDS_CHUNK_ALIGN * SECTOR;
-	align = align / gcd64(align, max_lbs()) * max_lbs();
-	if (tbytes == 0 || tbytes % (n * align)) {
-		u64 step = n * align, lo = tbytes / step * step;
+	bds_human(tbytes, h1, sizeof(h1));
+	bds_human(align, h2, sizeof(h2));
+	bds_human(step, h3, sizeof(h3));
+	if (lo)
+		return plan_fail(c, "--transfer-size %s (%s) is impossible: with %s and a stripe unit that is a multiple of %s, a whole number of %s is a multiple of %s (nearest: %s or %s)",
+				 c->opt.transfer_arg, h1, who, h2, widths, h3,
+				 bds_human(lo, h4, sizeof(h4)),
+				 bds_human(lo + step, h5, sizeof(h5)));
+	return plan_fail(c, "--transfer-size %s (%s) is impossible: with %s and a stripe unit that is a multiple of %s, a whole number of %s is a multiple of %s (smallest: %s)",
+			 c->opt.transfer_arg, h1, who, h2, widths, h3, h3);
+}
 
-		bds_human(tbytes, h1, sizeof(h1));
-		bds_human(align, h2, sizeof(h2));
-		bds_human(step, h3, sizeof(h3));
-		if (lo)
-			refuse("--transfer-size %s (%s) is impossible: with %s and a stripe unit that is a multiple of %s, a whole number of %s is a multiple of %s (nearest: %s or %s)",
-			       opt.transfer_arg, h1, who, h2, widths, h3,
-			       bds_human(lo, h4, sizeof(h4)),
-			       bds_human(lo + step, h5, sizeof(h5)));
-		refuse("--transfer-size %s (%s) is impossible: with %s and a stripe unit that is a multiple of %s, a whole number of %s is a multiple of %s (smallest: %s)",
-		       opt.transfer_arg, h1, who, h2, widths, h3, h3);
-	}
-	q = tbytes / (n * align);
-	/* chunk = align * q / k <= maxchunk, the stripe width fitting 32 bits */
-	maxchunk = BDS_MAX_IO_BYTES / n / align;	/* in units of align */
-	if (!maxchunk)
-		refuse("--transfer-size: no stripe unit fits: %s x %s exceed the 32-bit stripe width",
-		       who, bds_human(align, h1, sizeof(h1)));
-	kmin = (q + maxchunk - 1) / maxchunk;
+/* The smallest divisor of @q that is @kmin or more; 0 if none. */
+static u64 smallest_divisor(u64 q, u64 kmin)
+{
+	u64 i, best = 0;
+
 	for (i = 1; i * i <= q; i++) {
 		if (q % i)
 			continue;
@@ -120,159 +116,281 @@ static u64 chunk_from_transfer(u64 tbytes, u32 units)
 		if (q / i >= kmin && (!best || q / i < best))
 			best = q / i;
 	}
-	if (!best)
-		refuse("--transfer-size %s: no stripe unit fits the 32-bit stripe width",
-		       opt.transfer_arg);
-	transfer_k = (unsigned int)best;
-	return align * (q / best);
+	return best;
 }
 
+/*
+ * --transfer-size T: the largest chunk c (a multiple of 4 KiB and of
+ * every logical block size) with T = k * N * c for a whole k >= 1, the
+ * stripe width N * c fitting 32 bits in bytes.  The largest chunk is
+ * the smallest admissible k.  With a list of weights, W (their sum) in
+ * place of N: T is then a whole number of cycles.  The chunk in bytes
+ * into @chunk_b, k into @r.
+ */
+static enum plan_status chunk_from_transfer(struct plan_ctx *c,
+					    struct plan_result *r, u64 tbytes,
+					    u32 units, u64 *chunk_b)
+{
+	const char *widths = units == (u32)c->nmem ? "stripe widths" : "cycles";
+	u64 n = units, align, q, kmin, best, maxchunk;
+	char who[64], h1[64];
+
+	if (units == (u32)c->nmem)
+		snprintf(who, sizeof(who), "%d members", c->nmem);
+	else
+		snprintf(who, sizeof(who), "weights adding up to %u", units);
+	align = BDS_CHUNK_ALIGN * SECTOR;
+	align = align / gcd64(align, max_lbs(c)) * max_lbs(c);
+	if (tbytes == 0 || tbytes % (n * align))
+		return transfer_impossible(c, tbytes, align, n, who, widths);
+	q = tbytes / (n * align);
+	/* chunk = align * q / k <= maxchunk, the stripe width fitting 32 bits */
+	maxchunk = BDS_MAX_IO_BYTES / n / align;	/* in units of align */
+	if (!maxchunk)
+		return plan_fail(c, "--transfer-size: no stripe unit fits: %s x %s exceed the 32-bit stripe width",
+				 who, bds_human(align, h1, sizeof(h1)));
+	kmin = (q + maxchunk - 1) / maxchunk;
+	best = smallest_divisor(q, kmin);
+	if (!best)
+		return plan_fail(c, "--transfer-size %s: no stripe unit fits the 32-bit stripe width",
+				 c->opt.transfer_arg);
+	r->transfer_k = (unsigned int)best;
+	*chunk_b = align * (q / best);
+	return PLAN_OK;
+}
 
 /* ------------------------------------------------------------------ */
 /* The plan                                                            */
 
-/*
- * Resolve the devices, check them, group them and compute the geometry
- * exactly as the kernel will; refuses (and exits) on anything wrong.
- * Fills the table line (table[]) too.
- */
-void plan_build(char **args, int nargs, struct plan_result *r)
+/* <sysfs>/devices, and room for @nargs members and their controllers. */
+static enum plan_status plan_start(struct plan_ctx *c, int nargs)
 {
-	struct bds_layout *layout = &r->layout;
-	enum bds_geom_err err;
-	u64 chunk_b, chunk, min_size, member_len, length, check_len, cycles;
-	u32 units = 0;
+	if (nargs > MAX_ARGS)
+		return plan_fail(c, "%s",
+				 bds_geom_error(BDS_ERR_TOO_MANY_MEMBERS));
+	if (!realpath(c->opt.sysfs, c->devroot))
+		return plan_fail(c, "--sysfs %s: %s", c->opt.sysfs,
+				 strerror(errno));
+	if (strlen(c->devroot) + sizeof("/devices") > sizeof(c->devroot))
+		return plan_fail(c, "--sysfs %s: path too long", c->opt.sysfs);
+	strcat(c->devroot, "/devices");
+	c->nmem = nargs;
+	c->mem = calloc((size_t)c->nmem, sizeof(*c->mem));
+	c->ctrls = calloc((size_t)c->nmem, sizeof(*c->ctrls));
+	if (!c->mem || !c->ctrls)
+		return plan_fail(c, "out of memory");
+	return PLAN_OK;
+}
+
+/*
+ * The syntax of --chunk (into @chunk_b, else the default) and of
+ * --transfer-size: refused before any device is looked at.
+ */
+static enum plan_status chunk_words(struct plan_ctx *c, u64 *chunk_b)
+{
+	const char *arg = c->opt.chunk_arg;
+	u64 t;
+
+	*chunk_b = DEFAULT_CHUNK_BYTES;
+	if (arg && !parse_size(arg, chunk_b))
+		return plan_fail(c, "--chunk %s: not a size (number with optional s, K, M or G)",
+				 arg);
+	if (arg && *chunk_b % SECTOR)
+		return plan_fail(c, "--chunk %s: not a whole number of 512-byte sectors",
+				 arg);
+	if (c->opt.transfer_arg && !parse_size(c->opt.transfer_arg, &t))
+		return plan_fail(c, "--transfer-size %s: not a size (number with optional s, K, M or G)",
+				 c->opt.transfer_arg);
+	return PLAN_OK;
+}
+
+/* The devices: found, checked, grouped, their speeds. */
+static enum plan_status plan_devices(struct plan_ctx *c, char **args)
+{
+	enum plan_status st = PLAN_OK;
 	int i;
 
-	memset(r, 0, sizeof(*r));
-	if (nargs > MAX_ARGS)
-		refuse("%s", bds_geom_error(BDS_ERR_TOO_MANY_MEMBERS));
-	if (!realpath(opt.sysfs, devroot))
-		refuse("--sysfs %s: %s", opt.sysfs, strerror(errno));
-	if (strlen(devroot) + sizeof("/devices") > sizeof(devroot))
-		refuse("--sysfs %s: path too long", opt.sysfs);
-	strcat(devroot, "/devices");
-
-	nmem = nargs;
-	mem = calloc((size_t)nmem, sizeof(*mem));
-	ctrls = calloc((size_t)nmem, sizeof(*ctrls));
-	if (!mem || !ctrls)
-		refuse("out of memory");
-
-	/* the stripe unit's syntax first: no need to look at devices */
-	chunk_b = DEFAULT_CHUNK_BYTES;
-	if (opt.chunk_arg && !parse_size(opt.chunk_arg, &chunk_b))
-		refuse("--chunk %s: not a size (number with optional s, K, M or G)",
-		       opt.chunk_arg);
-	if (opt.chunk_arg && chunk_b % SECTOR)
-		refuse("--chunk %s: not a whole number of 512-byte sectors",
-		       opt.chunk_arg);
-	if (opt.transfer_arg) {
-		u64 t;
-
-		if (!parse_size(opt.transfer_arg, &t))
-			refuse("--transfer-size %s: not a size (number with optional s, K, M or G)",
-			       opt.transfer_arg);
+	for (i = 0; i < c->nmem && !st; i++) {
+		c->mem[i].arg = args[i];
+		st = resolve(c, &c->mem[i]);
 	}
+	if (st)
+		return st;
+	sort_controllers(c);
+	st = check_members(c);
+	if (!st)
+		st = make_groups(c);
+	if (!st)
+		st = plan_speeds(c);
+	return st;
+}
 
-	for (i = 0; i < nmem; i++) {
-		mem[i].arg = args[i];
-		resolve(&mem[i]);
-	}
-	sort_controllers();
-	check_members();
-	make_groups();
-	plan_speeds();
-	/* more than 128 members: bds_layout_init() below says so */
-	for (i = 0; i < nmem && i < BDS_MAX_MEMBERS; i++)
+/* The weights, 1 or --weights LIST, and their sum into @units. */
+static enum plan_status listed_weights(struct plan_ctx *c,
+				       struct plan_result *r, u32 *units)
+{
+	const char *why;
+	int i;
+
+	/* more than 128 members: bds_layout_init() says so */
+	for (i = 0; i < c->nmem && i < BDS_MAX_MEMBERS; i++)
 		r->weight[i] = 1;
-	if (opt.weights == WT_LIST && nmem <= BDS_MAX_MEMBERS) {
-		const char *why = plan_weights_list(r);
-
+	if (c->opt.weights == WT_LIST && c->nmem <= BDS_MAX_MEMBERS) {
+		why = plan_weights_list(c, r);
 		if (why)
-			refuse("--weights %s: %s (%d members, table order)",
-			       opt.weights_arg, why, nmem);
+			return plan_fail(c, "--weights %s: %s (%d members, table order)",
+					 c->opt.weights_arg, why, c->nmem);
 	}
-	for (i = 0; i < nmem; i++)
-		units += i < BDS_MAX_MEMBERS ? r->weight[i] : 1;
+	*units = 0;
+	for (i = 0; i < c->nmem; i++)
+		*units += i < BDS_MAX_MEMBERS ? r->weight[i] : 1;
+	return PLAN_OK;
+}
 
-	if (opt.transfer_arg) {
-		u64 t = 0;
+/* What bds_layout_init() refused, in the words of the option at fault. */
+static enum plan_status layout_refused(struct plan_ctx *c,
+				       enum bds_geom_err err)
+{
+	bool about_chunk = err == BDS_ERR_CHUNK_ZERO ||
+			   err == BDS_ERR_CHUNK_ALIGN ||
+			   err == BDS_ERR_CHUNK_TOO_BIG ||
+			   err == BDS_ERR_WIDTH_TOO_BIG;
+	const char *what = !about_chunk ? NULL :
+			   c->opt.chunk_arg ? "--chunk" :
+			   c->opt.transfer_arg ? "--transfer-size" : NULL;
 
-		parse_size(opt.transfer_arg, &t);
-		chunk_b = chunk_from_transfer(t, units);
-	}
-	chunk = chunk_b / SECTOR;
+	if (err == BDS_ERR_TOO_MANY_GROUPS && !c->groups_from_spec)
+		return plan_fail(c, "%s (%d controllers found; merge some with --groups)",
+				 bds_geom_error(err), c->ngroups);
+	if (what)
+		return plan_fail(c, "%s %s: %s", what, c->opt.chunk_arg ?
+				 c->opt.chunk_arg : c->opt.transfer_arg,
+				 bds_geom_error(err));
+	return plan_fail(c, "%s", bds_geom_error(err));
+}
 
-	/* every geometry limit exactly as the kernel checks it */
-	err = bds_layout_init(layout, chunk, group_sizes, (u32)ngroups,
-			      opt.mode);
-	if (err == BDS_ERR_TOO_MANY_GROUPS && !groups_from_spec)
-		refuse("%s (%d controllers found; merge some with --groups)",
-		       bds_geom_error(err), ngroups);
-	if (err != BDS_OK) {
-		bool about_chunk = err == BDS_ERR_CHUNK_ZERO ||
-				   err == BDS_ERR_CHUNK_ALIGN ||
-				   err == BDS_ERR_CHUNK_TOO_BIG ||
-				   err == BDS_ERR_WIDTH_TOO_BIG;
-		const char *what = !about_chunk ? NULL :
-				   opt.chunk_arg ? "--chunk" :
-				   opt.transfer_arg ? "--transfer-size" : NULL;
+/*
+ * The layout for stripe unit @chunk_b, every geometry limit exactly as
+ * the kernel checks it, and the weights' slots.
+ */
+static enum plan_status plan_layout(struct plan_ctx *c, struct plan_result *r,
+				    u64 chunk_b)
+{
+	enum bds_geom_err err;
+	int i;
 
-		if (what)
-			refuse("%s %s: %s", what, opt.chunk_arg ?
-			       opt.chunk_arg : opt.transfer_arg,
-			       bds_geom_error(err));
-		refuse("%s", bds_geom_error(err));
-	}
-	for (i = 0; i < nmem; i++)
-		if (chunk_b % mem[i].lbs)
-			refuse("Chunk size is not a multiple of a member's logical block size: %s has %u-byte blocks, the stripe unit is %llu bytes",
-			       mem[i].name, mem[i].lbs, U(chunk_b));
-	plan_weights(r, chunk);
+	err = bds_layout_init(&r->layout, chunk_b / SECTOR, c->group_sizes,
+			      (u32)c->ngroups, c->opt.mode);
+	if (err != BDS_OK)
+		return layout_refused(c, err);
+	for (i = 0; i < c->nmem; i++)
+		if (chunk_b % c->mem[i].lbs)
+			return plan_fail(c, "Chunk size is not a multiple of a member's logical block size: %s has %u-byte blocks, the stripe unit is %llu bytes",
+					 c->mem[i].name, c->mem[i].lbs,
+					 U(chunk_b));
+	return plan_weights(c, r, chunk_b / SECTOR);
+}
 
-	/* whole cycles: member i holds w_i stripe units of each */
-	cycles = UINT64_MAX;
-	for (i = 0; i < nmem; i++)
-		if (tbl[i]->size / (chunk * r->weight[i]) < cycles)
-			cycles = tbl[i]->size / (chunk * r->weight[i]);
-	for (i = 0; r->weighted && !cycles && i < nmem; i++) {
-		char h1[64], h2[64];
+/*
+ * Whole cycles every member holds (member i: w_i stripe units of each)
+ * into @cycles; a weighted member too small for one is refused.
+ */
+static enum plan_status whole_cycles(struct plan_ctx *c,
+				     const struct plan_result *r, u64 chunk_b,
+				     u64 *cycles)
+{
+	u64 chunk = chunk_b / SECTOR;
+	char h1[64], h2[64];
+	int i;
 
-		if (tbl[i]->size / (chunk * r->weight[i]))
-			continue;
-		refuse("%s is too small: %s, less than its %u stripe units of a cycle (%s)",
-		       tbl[i]->name, bds_human(tbl[i]->size * SECTOR, h1, sizeof(h1)),
-		       r->weight[i],
-		       bds_human(chunk_b * r->weight[i], h2, sizeof(h2)));
-	}
-	min_size = UINT64_MAX;
-	for (i = 0; i < nmem; i++)
-		if (mem[i].size < min_size)
-			min_size = mem[i].size;
-	member_len = cycles * chunk;
-	if (!member_len) {
-		char h1[64], h2[64];
+	*cycles = UINT64_MAX;
+	for (i = 0; i < c->nmem; i++)
+		if (c->tbl[i]->size / (chunk * r->weight[i]) < *cycles)
+			*cycles = c->tbl[i]->size / (chunk * r->weight[i]);
+	for (i = 0; r->weighted && !*cycles && i < c->nmem; i++)
+		if (!(c->tbl[i]->size / (chunk * r->weight[i])))
+			return plan_fail(c, "%s is too small: %s, less than its %u stripe units of a cycle (%s)",
+					 c->tbl[i]->name,
+					 bds_human(c->tbl[i]->size * SECTOR, h1,
+						   sizeof(h1)),
+					 r->weight[i],
+					 bds_human(chunk_b * r->weight[i], h2,
+						   sizeof(h2)));
+	return PLAN_OK;
+}
 
-		for (i = 0; i < nmem; i++)
-			if (mem[i].size == min_size)
-				break;
-		refuse("%s is too small: %s, less than one stripe unit (%s)",
-		       mem[i].name, bds_human(min_size * SECTOR, h1, sizeof(h1)),
-		       bds_human(chunk_b, h2, sizeof(h2)));
-	}
-	if (member_len > UINT64_MAX / layout->nr_slots)
-		refuse("the volume would exceed 2^64 sectors");
-	length = member_len * layout->nr_slots;
-	if (!bds_member_len(layout, length, &check_len) ||
-	    check_len != member_len)
-		refuse("internal error: length %llu is not a whole number of stripes",
-		       U(length));
+/* The smallest member, refused: not one stripe unit. */
+static enum plan_status smallest_too_small(struct plan_ctx *c, u64 chunk_b)
+{
+	u64 min_size = UINT64_MAX;
+	char h1[64], h2[64];
+	int i, s = 0;
 
+	for (i = 0; i < c->nmem; i++)
+		if (c->mem[i].size < min_size) {
+			min_size = c->mem[i].size;
+			s = i;
+		}
+	return plan_fail(c, "%s is too small: %s, less than one stripe unit (%s)",
+			 c->mem[s].name,
+			 bds_human(min_size * SECTOR, h1, sizeof(h1)),
+			 bds_human(chunk_b, h2, sizeof(h2)));
+}
+
+/* The volume's length: whole cycles on every member. */
+static enum plan_status plan_length(struct plan_ctx *c, struct plan_result *r,
+				    u64 chunk_b)
+{
+	const struct bds_layout *l = &r->layout;
+	u64 cycles, member_len, length, check_len;
+	enum plan_status st;
+
+	st = whole_cycles(c, r, chunk_b, &cycles);
+	if (st)
+		return st;
+	member_len = cycles * (chunk_b / SECTOR);
+	if (!member_len)
+		return smallest_too_small(c, chunk_b);
+	if (member_len > UINT64_MAX / l->nr_slots)
+		return plan_fail(c, "the volume would exceed 2^64 sectors");
+	length = member_len * l->nr_slots;
+	if (!bds_member_len(l, length, &check_len) || check_len != member_len)
+		return plan_fail(c, "internal error: length %llu is not a whole number of stripes",
+				 U(length));
 	/* with weights, read-ahead goes by cycles: optimal_io_size is one */
-	opt.width_b = chunk_b * layout->nr_slots;
+	r->width_b = chunk_b * l->nr_slots;
 	r->chunk_b = chunk_b;
 	r->member_len = member_len;
 	r->length = length;
-	build_table(r);
+	return PLAN_OK;
+}
+
+/*
+ * Resolve the devices, check them, group them and compute the geometry
+ * exactly as the kernel will, into @r; the first thing wrong stops it.
+ */
+enum plan_status plan_build(struct plan_ctx *c, char **args, int nargs,
+			    struct plan_result *r)
+{
+	enum plan_status st;
+	u64 chunk_b = 0, t = 0;
+	u32 units = 0;
+
+	memset(r, 0, sizeof(*r));
+	st = plan_start(c, nargs);
+	if (!st)
+		st = chunk_words(c, &chunk_b);
+	if (!st)
+		st = plan_devices(c, args);
+	if (!st)
+		st = listed_weights(c, r, &units);
+	if (!st && c->opt.transfer_arg) {
+		parse_size(c->opt.transfer_arg, &t);
+		st = chunk_from_transfer(c, r, t, units, &chunk_b);
+	}
+	if (!st)
+		st = plan_layout(c, r, chunk_b);
+	if (!st)
+		st = plan_length(c, r, chunk_b);
+	return st;
 }

@@ -3,23 +3,34 @@
  * The plan of a volume: which devices, on which controllers, in which
  * table order, with which geometry.  bdsadm plan prints it, bdsadm create
  * labels and creates it, bds-stripe-table is bdsadm plan under its old
- * name.  The steps live in one file each:
+ * name.  Making a plan (plan_build()) computes data and prints nothing;
+ * its steps live in one file each:
  *
- *   util.c      messages (refuse, note), sysfs reads, size parsing
  *   topology.c  a device argument -> its sysfs entry and its controller
  *   fabrics.c   an NVMe over Fabrics namespace -> its storage host
- *   checks.c    in use? (mounted, held, busy, partitioned, signatures)
+ *   checks.c    in use? (mounted, held, busy, partitioned)
  *   groups.c    controllers -> table groups and table order
  *   plan.c      stripe unit, the layout the kernel will use, the length
- *   plan-weights.c  speeds per member and controller, --weights, the
- *               summary's "Weights" part
+ *   plan-weights.c  speeds per member and controller, --weights
  *   weights.c   the choice of weights itself, pure (weights.h)
- *   summary.c   the printed explanation and bandwidth estimate
- *   dmsetup.c   bds-stripe-table --create (dmsetup, unlabelled volumes)
- *   plan-cmd.c  the options and the plan verb
+ *   plan-msg.c  why a plan stopped, and the verb's words for it; notes
  *
- * A plan is built once per run: its state is global, and everything it
- * allocates hangs off these globals, so exit() leaks nothing.
+ * The verbs, and what they make of a plan:
+ *
+ *   plan-options.c  the options of plan, create and bds-stripe-table
+ *   plan-cmd.c  the plan verb, and bds-stripe-table
+ *   create.c    the create verb: labels, then the device
+ *   plan-table.c    the table line (libbds's table writer)
+ *   summary.c   the printed explanation and bandwidth estimate
+ *   summary-weights.c  the summary's "Weights" part
+ *   table-create.c  bds-stripe-table --create (unlabelled volumes)
+ *
+ * What they share with the other verbs holds no state and never exits:
+ * util.c (names, numbers, sizes) and sysfs.c (attributes, listings,
+ * serial numbers).
+ *
+ * A plan's state is a struct plan_ctx that the verb owns and passes
+ * down; a step that refuses says why in it and returns to the verb.
  */
 #ifndef BDS_PLAN_H
 #define BDS_PLAN_H
@@ -32,6 +43,8 @@
 
 #include "../libbds/layout.h"
 #include "../libbds/table.h"
+#include "sysfs.h"
+#include "util.h"
 
 /* The target's version (tools/sources.mk passes it in). */
 #ifndef BDS_VERSION
@@ -39,19 +52,14 @@
 #endif
 /* More arguments than this are refused before any work is done. */
 #define MAX_ARGS	1024
-#define NAME_SZ		128
-#define LIST_SZ		1024
 #define MAX_NOTES	512
 #define DEFAULT_CHUNK_BYTES	(256ULL << 10)
-#define SECTOR		512ULL
 #define XFS_BLOCK	4096ULL
 #define GIB		(1ULL << 30)
 /* dm device names: DM_NAME_LEN is 128 including the NUL */
 #define DM_NAME_MAX	127
 /* the page cache reads ahead in pages; read_ahead_kb is in KiB */
 #define PAGE_KIB	4ULL
-
-#define U(x) ((unsigned long long)(x))
 
 enum ra_mode { RA_AUTO, RA_OFF, RA_SET };
 
@@ -114,7 +122,6 @@ struct plan_opts {
 	enum plan_verb verb;
 	const char *sysfs;
 	const char *mounts;
-	const char *dmsetup;
 	const char *chunk_arg;
 	const char *transfer_arg;
 	const char *groups_arg;
@@ -123,7 +130,6 @@ struct plan_opts {
 	enum bds_order_mode mode;
 	enum ra_mode ra_mode;
 	u64 ra_kib;		/* RA_SET: read-ahead in KiB */
-	u64 width_b;		/* stripe width in bytes, for RA_AUTO */
 	bool force, table_only, paths, sort;
 	double disk_mbps, ctrl_mbps;	/* the first (or only) value */
 	bool have_disk_mbps, have_ctrl_mbps;
@@ -136,107 +142,188 @@ struct plan_opts {
 	bool real_sysfs;	/* --sysfs not given: also look at /dev */
 };
 
+/*
+ * What a step of the plan returns.  A step that stops the plan says why
+ * in plan_ctx.why and returns to its caller, up to the verb, which
+ * prints it with its own words (plan_exit()): nothing exits from deep
+ * inside.
+ */
+enum plan_status {
+	PLAN_OK,
+	PLAN_REFUSED,		/* refused or failed: exit status 1 */
+	PLAN_USAGE,		/* a usage error: exit status 2 */
+	PLAN_DONE,		/* --help or --version printed: exit 0 */
+};
+
+/* A plan_status that is not looked at is a refusal lost. */
+#ifndef __must_check
+#define __must_check __attribute__((warn_unused_result))
+#endif
+
 /* What plan_build() computed. */
 struct plan_result {
 	struct bds_layout layout;	/* with the weights' slots */
 	u64 chunk_b;		/* stripe unit in bytes */
 	u64 member_len;		/* sectors of a member of weight 1 */
 	u64 length;		/* volume sectors */
+	u64 width_b;		/* a cycle in bytes, for the read-ahead */
+	unsigned int transfer_k;	/* --transfer-size: this many cycles */
 	u32 weight[BDS_MAX_MEMBERS];	/* table order; all 1 without weights */
 	bool weighted;		/* some weight is not 1 */
+	/* the weighted layout's slot arrays (layout.slot points here) */
+	struct bds_slot slots[BDS_MAX_SLOTS];
+	u16 slot_of[BDS_MAX_SLOTS];
 };
 
-extern const char *bds_prog;	/* "bdsadm" or "bds-stripe-table" */
-extern struct plan_opts opt;
-extern struct member *mem;	/* in argument order */
-extern int nmem;
-extern struct member **tbl;	/* in table order */
-extern struct controller *ctrls;
-extern int nctrl;
-extern char *notes[MAX_NOTES];
-extern int nnotes;
-extern char devroot[PATH_MAX];	/* realpath of <sysfs>/devices */
-extern char table[65536];
-extern u32 *group_sizes;
-extern int ngroups;
-extern bool groups_from_spec;
-extern unsigned int transfer_k;
+/*
+ * The plan of one run, passed down to every step (lvm2's cmd_context):
+ * the options, the devices, their controllers and groups, the notes for
+ * the summary.  plan_init() starts it, plan_free() frees what the steps
+ * allocated.
+ */
+struct plan_ctx {
+	const char *prog;		/* "bdsadm" or "bds-stripe-table" */
+	struct plan_opts opt;
+	struct member *mem;		/* in argument order */
+	int nmem;
+	struct member **tbl;		/* in table order */
+	struct controller *ctrls;	/* natural name order once sorted */
+	int nctrl;
+	u32 *group_sizes;		/* the table's groups */
+	int ngroups;
+	bool groups_from_spec;		/* --groups made them */
+	char devroot[PATH_MAX];		/* realpath of <sysfs>/devices */
+	char *notes[MAX_NOTES];
+	int nnotes;
+	int nproblems;			/* devices that look in use */
+	char **spec_args;		/* device names taken from --groups */
+	int nspec;
+	char table[65536];		/* the table line (plan_table()) */
+	size_t table_words;		/* where its target's words start */
+	char *why;			/* why the plan stopped (allocated) */
+	bool said;			/* ... and it is on stderr already */
+};
 
-/* util.c */
-/* "PROG: <message>" on stderr: what refuse(), usage_error() and bds_err() print. */
-void bds_verr(const char *fmt, va_list ap);
-void refuse(const char *fmt, ...) __attribute__((format(printf, 1, 2),
-						 noreturn));
-void usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2),
-						      noreturn));
-void note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-void xsnprintf(char *buf, size_t sz, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-void cat(char *buf, size_t sz, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-const char *speed(double mbps, char *buf, size_t sz);
-int natcmp(const char *a, const char *b);
-bool is_name_num(const char *s, const char *prefix);
-bool is_pci_addr(const char *s);
-bool in_list(const char *list, const char *word);
-const char *base_name(const char *path);
-bool read_attr(const char *dir, const char *attr, char *buf, size_t sz);
-bool read_u64_attr(const char *dir, const char *attr, u64 *v);
-bool exists(const char *dir, const char *name);
-bool parse_size(const char *s, u64 *bytes);
-bool parse_mbps(const char *s, double *v);
-void list_dir(const char *dir, char *out, size_t sz);
-void list_partitions(const char *diskdir, char *out, size_t sz);
-void describe_holders(const char *list, char *out, size_t sz);
+struct bds_dm_info;
+
+/* plan.c */
+void plan_init(struct plan_ctx *c, const char *prog);
+void plan_free(struct plan_ctx *c);
+u32 max_pbs(const struct plan_ctx *c);
+enum plan_status __must_check plan_build(struct plan_ctx *c, char **args,
+					 int nargs, struct plan_result *r);
+
+/* plan-msg.c */
+/* Stop the plan: why into c->why (the first reason counts); PLAN_REFUSED. */
+enum plan_status __must_check plan_fail(struct plan_ctx *c,
+					const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* The same for a usage error: PLAN_USAGE. */
+enum plan_status __must_check plan_usage(struct plan_ctx *c,
+					 const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* Stop the plan after saying why on stderr as it happened: PLAN_REFUSED. */
+enum plan_status __must_check plan_said(struct plan_ctx *c);
+/* snprintf, or PLAN_REFUSED (an internal error) if it would truncate. */
+enum plan_status __must_check plan_path(struct plan_ctx *c, char *buf,
+					size_t sz, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+/*
+ * The verb's words for @st: the reason on stderr, and then "nothing was
+ * created" (create, bds-stripe-table; not plan, which never creates
+ * anything) or "Try 'PROG --help'." (usage).  Returns the exit status.
+ */
+int plan_exit(const struct plan_ctx *c, enum plan_status st);
+/* A line for the summary's notes. */
+void note(struct plan_ctx *c, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 
 /* topology.c */
-void resolve(struct member *m);
-/* The serial of the disk at sysfs directory @diskdir, "" if none. */
-void disk_serial(const char *diskdir, char *serial, size_t sz);
+enum plan_status __must_check resolve(struct plan_ctx *c, struct member *m);
 
 /* fabrics.c */
 bool fabric_read(const char *dir, const char *name, struct fabric *f);
-const char *fabric_kind(const struct fabric *f);
+/* "NVMe/TCP", "NVMe loop" into @buf (32 bytes) */
+const char *fabric_kind(const struct fabric *f, char *buf);
 void fabric_where(const struct fabric *f, char *buf, size_t sz);
-void fabric_key(const struct fabric *f, char *key);
-void fabric_group(struct member *m, const struct fabric *f, int n,
-		  char *ctrl, char *desc);
+void fabric_key(enum group_by by, const struct fabric *f, char *key);
+void fabric_group(struct plan_ctx *c, struct member *m,
+		  const struct fabric *f, int n, char *ctrl, char *desc);
 
 /* checks.c */
-void check_members(void);
+enum plan_status __must_check check_members(struct plan_ctx *c);
 
 /* groups.c */
 bool spec_is_counts(const char *spec);
-void sort_controllers(void);
-void make_groups(void);
-
-/* plan.c */
-u32 max_pbs(void);
-void plan_build(char **args, int nargs, struct plan_result *r);
+void sort_controllers(struct plan_ctx *c);
+enum plan_status __must_check make_groups(struct plan_ctx *c);
 
 /* plan-weights.c */
 /* The speeds of --disk-mbps and --controller-mbps onto mem[] and ctrls[]. */
-void plan_speeds(void);
+enum plan_status __must_check plan_speeds(struct plan_ctx *c);
 /* --weights LIST into @r->weight; NULL or why not (the target's words). */
-const char *plan_weights_list(struct plan_result *r);
+const char *plan_weights_list(const struct plan_ctx *c,
+			      struct plan_result *r);
 /* The --weights choice for stripe unit @chunk into @r and its layout. */
-void plan_weights(struct plan_result *r, u64 chunk);
+enum plan_status __must_check plan_weights(struct plan_ctx *c,
+					   struct plan_result *r, u64 chunk);
 /* Sectors member @i (table order) has for data under a label. */
-u64 plan_label_room(int i, u64 chunk);
-/* The summary's "Weights" part (only when --weights is given). */
-void print_weights(const struct plan_result *r);
+u64 plan_label_room(const struct plan_ctx *c, int i, u64 chunk);
+/*
+ * The members and controllers as weights.c sees them (@wm and @cm: room
+ * for BDS_MAX_MEMBERS each).
+ */
+struct wt_member;
+struct wt_input;
+struct wt_input plan_wt_input(const struct plan_ctx *c, struct wt_member *wm,
+			      double *cm, u64 chunk);
 
-/* summary.c */
-void build_table(const struct plan_result *r);
-void print_summary(const struct plan_result *r);
+/* plan-table.c */
+/* The table line of the plan @r into c->table. */
+enum plan_status __must_check plan_table(struct plan_ctx *c,
+					 const struct plan_result *r);
 
-/* dmsetup.c */
-int create_device(void);
+/* summary.c: what bds-stripe-table and bdsadm plan print under the table */
+void print_summary(const struct plan_ctx *c, const struct plan_result *r);
+
+/* summary-weights.c: its "Weights" part (only when --weights is given) */
+void print_weights(const struct plan_ctx *c, const struct plan_result *r);
+
+/* table-create.c */
+/*
+ * bds-stripe-table --create: the table line in c->table made into
+ * /dev/mapper/NAME through libdevmapper, and its read-ahead set.
+ */
+enum plan_status __must_check create_device(struct plan_ctx *c,
+					    const struct plan_result *r);
+/*
+ * Device-mapper as --create uses it: dm.c's libdevmapper calls, with no
+ * dm UUID.  The tool tests build bdsadm with BDS_FAKE_DM and their fake
+ * (tests/tools-unit/fake-dm.c) in its place; no other build has it.
+ */
+struct table_dm {
+	bool (*info)(const char *name, struct bds_dm_info *info);
+	bool (*create)(const char *name, u64 length, const char *params);
+	bool (*remove)(const char *name);
+};
+#ifdef BDS_FAKE_DM
+extern const struct table_dm bds_fake_dm;
+#endif
+
+/* plan-options.c */
+/*
+ * The options of @verb into c->opt; @first: the index of the first
+ * argument after them.
+ */
+enum plan_status __must_check plan_parse_options(struct plan_ctx *c,
+						 enum plan_verb verb, int argc,
+						 char **argv, int *first);
+/* A usage error unless @name can be a device-mapper name. */
+enum plan_status __must_check plan_check_dm_name(struct plan_ctx *c,
+						 const char *what,
+						 const char *name);
 
 /* plan-cmd.c */
-int plan_parse_options(enum plan_verb verb, int argc, char **argv);
-/* A usage error unless @name can be a device-mapper name. */
-void plan_check_dm_name(const char *what, const char *name);
 int bds_cmd_plan(int argc, char **argv);
 int bds_cmd_table(int argc, char **argv);
 

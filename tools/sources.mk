@@ -8,14 +8,14 @@
 LIBBDS_SRC := ../libbds/crc32c.c ../libbds/label.c ../libbds/layout.c \
 	../libbds/reshape.c ../libbds/table.c
 BDSADM_PLAN_SRC := util.c topology.c fabrics.c checks.c groups.c plan.c plan-weights.c \
-	weights.c summary.c \
-	dmsetup.c plan-cmd.c
+	weights.c plan-msg.c plan-table.c summary.c summary-weights.c \
+	table-create.c plan-options.c plan-cmd.c
 BDSADM_SRC := bdsadm.c create.c assemble-cmd.c stop.c incremental.c \
 	examine.c wipe.c list.c detail.c detail-out.c volstat.c \
 	label-io.c assemble.c scan.c volume.c dm.c signature.c fmt.c \
 	monitor-cmd.c monitor-watch.c monitor-report.c monitor-program.c member-dev.c \
 	check-cmd.c check-read.c replace.c replace-copy.c replace-rescue.c replace-seg.c \
-	replace-abort.c run-lock.c config.c import.c \
+	replace-abort.c run-lock.c config.c import.c sysfs.c \
 	$(BDSADM_PLAN_SRC) $(LIBBDS_SRC)
 BDSADM_LIBS := -ldevmapper -lblkid -lpthread
 # The test build only (make test-build): the hooks the VM tests drive.

@@ -197,6 +197,13 @@ run plan --sysfs "$W/2x4/sys" --mounts "$W/2x4/mounts" --chunk 4K --weights 2,1,
 t "plan --weights: the weighted table, the shares, how to create it" eval 'rc_is 0 &&
 	out_has "0 20971520 bds-stripe 8 2 2 8:16 0 8:32 0 2 8:80 0 8:96 0 2 weights 2,1,1,1" &&
 	out_has "Weights (as given, in table order):" && out_has "bdsadm create NAME"'
+run plan --sysfs "$W/2x4/sys" --mounts "$W/2x4/mounts" sdb sdc /dev/sdb
+t "plan refused: the reason, exit 1, and no word of creating (plan creates nothing)" eval 'rc_is 1 &&
+	out_empty && err_has "sdb is given twice" && ! err_has "nothing was created"'
+run create vol bds-unit-no-such-device
+t "create refused: the reason, exit 1, and that nothing was created" eval 'rc_is 1 &&
+	out_empty && err_has "bds-unit-no-such-device: no such block device" &&
+	err_has "bdsadm: nothing was created"'
 run create vol --weights heavy sdb sdc
 t "create --weights with a bad word: exit 2" eval 'rc_is 2 && err_has "--weights heavy: accepted are capacity, bandwidth and a list"'
 run create vol --weights 2,1 --layout sequential sdb sdc

@@ -5,8 +5,9 @@
 # built at test time in a temporary directory.  No device node, no
 # device-mapper and no root access are needed: devices are named by
 # their kernel names and mapped into the tree with --sysfs, the mount
-# table comes from --mounts, and dmsetup is replaced by a script
-# (--dmsetup) that logs its calls.
+# table comes from --mounts, and --create talks to the fake
+# device-mapper of the tool as this directory's Makefile builds it
+# (fake-dm.c), which logs its calls.
 #
 # Usage: run-tests.sh [TOOL]   (default: ../../tools/bds-stripe-table)
 # Output is TAP; the last line is "N passed, N failed"; the exit status
@@ -491,33 +492,25 @@ t "unknown device and usage errors" unknown_dev
 
 # --- --create ---------------------------------------------------------------
 
-# A fake dmsetup: logs its arguments; "info NAME" succeeds when
-# $W/dm/NAME exists; "create" makes it (then fails if FAKE_CREATE_FAIL
-# is set, as a half-created device would); "remove" deletes it.
+# The fake device-mapper (fake-dm.c) logs its calls in $W/dm.log, in
+# dmsetup's words; NAME exists when $W/dm/NAME does; "create" makes it
+# (then fails if BDSADM_TEST_DM_FAIL is set, as a half-created device
+# would); "remove" deletes it.
 mkdir -p "$W/dm"
-cat > "$W/dmsetup" << FAKE
-#!/bin/sh
-echo "\$*" >> "$W/dm.log"
-case "\$1" in
-info) [ -e "$W/dm/\$2" ];;
-create) touch "$W/dm/\$2"; [ -z "\${FAKE_CREATE_FAIL:-}" ];;
-remove) rm -f "$W/dm/\$2";;
-esac
-FAKE
-chmod +x "$W/dmsetup"
+export BDSADM_TEST_DM_DIR="$W/dm" BDSADM_TEST_DM_LOG="$W/dm.log"
 
 create_ok() {
 	rm -f "$W/dm.log" "$W/dm/"*
-	run 2x4 --dmsetup "$W/dmsetup" --create vol $ALL8 && rc_is 0 &&
+	run 2x4 --create vol $ALL8 && rc_is 0 &&
 	line1_is "$T2X4" && err_has "created /dev/mapper/vol" &&
 	[ "$(cat "$W/dm.log")" = "info vol
 create vol --table $T2X4" ] || fail "dmsetup calls: $(cat "$W/dm.log")"
 }
-t "--create runs dmsetup create with the printed table" create_ok
+t "--create creates the device with the printed table" create_ok
 
 create_fails() {
 	rm -f "$W/dm.log" "$W/dm/"*
-	FAKE_CREATE_FAIL=1 run 2x4 --dmsetup "$W/dmsetup" --create vol $ALL8 &&
+	BDSADM_TEST_DM_FAIL=1 run 2x4 --create vol $ALL8 &&
 	rc_is 1 && err_has "dmsetup create vol failed" &&
 	[ ! -e "$W/dm/vol" ] &&
 	[ "$(cat "$W/dm.log")" = "info vol
@@ -530,7 +523,7 @@ t "--create failure: the half-created device is removed" create_fails
 create_exists() {
 	rm -f "$W/dm.log" "$W/dm/"*
 	touch "$W/dm/vol"
-	run 2x4 --dmsetup "$W/dmsetup" --create vol $ALL8 && rc_is 1 &&
+	run 2x4 --create vol $ALL8 && rc_is 1 &&
 	err_has "named 'vol' already exists" && [ -e "$W/dm/vol" ] &&
 	[ "$(cat "$W/dm.log")" = "info vol" ] || fail "calls: $(cat "$W/dm.log")"
 }
@@ -538,41 +531,25 @@ t "--create refuses an existing name and leaves it alone" create_exists
 
 create_refused() {
 	rm -f "$W/dm.log" "$W/dm/"*
-	run 2x4 --dmsetup "$W/dmsetup" --create vol sdb sdb && refused "twice" &&
-	[ ! -e "$W/dm.log" ] || fail "dmsetup was called"
+	run 2x4 --create vol sdb sdb && refused "twice" &&
+	[ ! -e "$W/dm.log" ] || fail "device-mapper was called"
 	run 2x4 --create 'a/b' sdb && rc_is 2
 }
-t "refusals never call dmsetup" create_refused
+t "refusals never call device-mapper" create_refused
 
 # --- --create: read-ahead ---------------------------------------------------
 
-# A fake dmsetup that also makes the device appear in the fake sysfs, as
-# dm-3 with dm/name and queue/read_ahead_kb (FAKE_RA, default 128).
+# The fake device-mapper can also make the device appear in the fake
+# sysfs (BDSADM_TEST_DM_SYSFS), as dm-3 with dm/name and
+# queue/read_ahead_kb (BDSADM_TEST_DM_RA, default 128).
 cp -r "$W/2x4" "$W/ra"
-cat > "$W/dmsetup-sys" << FAKE
-#!/bin/sh
-echo "\$*" >> "$W/dm.log"
-sys=$W/ra/sys
-case "\$1" in
-info) [ -e "\$sys/class/block/dm-3" ];;
-create)
-	d=\$sys/devices/virtual/block/dm-3
-	mkdir -p "\$d/dm" "\$d/queue" "\$d/holders"
-	echo "\$2" > "\$d/dm/name"
-	echo 253:3 > "\$d/dev"
-	echo "\${FAKE_RA:-128}" > "\$d/queue/read_ahead_kb"
-	ln -s ../../devices/virtual/block/dm-3 "\$sys/class/block/dm-3";;
-remove) rm -rf "\$sys/class/block/dm-3" "\$sys/devices/virtual/block/dm-3";;
-esac
-FAKE
-chmod +x "$W/dmsetup-sys"
 RA=$W/ra/sys/devices/virtual/block/dm-3/queue/read_ahead_kb
 
-# ra_create [ARGS...]: --create vol over the 8 disks with the fake above
+# ra_create [ARGS...]: --create vol over the 8 disks, appearing in sysfs
 ra_create() {
-	rm -f "$W/dm.log"
-	"$W/dmsetup-sys" remove vol
-	run ra --dmsetup "$W/dmsetup-sys" "$@" --create vol $ALL8
+	rm -rf "$W/dm.log" "$W/dm/"* "$W/ra/sys/class/block/dm-3" \
+		"$W/ra/sys/devices/virtual/block/dm-3"
+	BDSADM_TEST_DM_SYSFS="$W/ra/sys" run ra "$@" --create vol $ALL8
 }
 
 ra_auto() {
@@ -586,7 +563,7 @@ ra_auto() {
 t "--create raises read-ahead to 2 stripe widths" ra_auto
 
 ra_larger() {
-	FAKE_RA=8192 ra_create && rc_is 0 &&
+	BDSADM_TEST_DM_RA=8192 ra_create && rc_is 0 &&
 	err_has "is 8192 KiB, at least 2 stripe widths already" &&
 	[ "$(cat "$RA")" = 8192 ] || fail "read_ahead_kb: $(cat "$RA")"
 }
@@ -595,7 +572,7 @@ t "--create leaves a larger read-ahead alone" ra_larger
 ra_options() {
 	ra_create --read-ahead off && rc_is 0 && [ "$(cat "$RA")" = 128 ] ||
 		fail "off: read_ahead_kb $(cat "$RA")"
-	FAKE_RA=8192 ra_create --read-ahead 1M && rc_is 0 &&
+	BDSADM_TEST_DM_RA=8192 ra_create --read-ahead 1M && rc_is 0 &&
 	err_has "1024 KiB (was 8192 KiB)" && [ "$(cat "$RA")" = 1024 ] ||
 		fail "1M: read_ahead_kb $(cat "$RA")"
 	ra_create --read-ahead 6000 && rc_is 0 && [ "$(cat "$RA")" = 6 ] ||
@@ -608,9 +585,9 @@ ra_options() {
 t "--read-ahead off, SIZE, auto and bad values" ra_options
 
 ra_no_device() {
-	# the plain fake dmsetup makes no sysfs entry: created, but warned
+	# without BDSADM_TEST_DM_SYSFS no sysfs entry: created, but warned
 	rm -f "$W/dm.log" "$W/dm/"*
-	run 2x4 --dmsetup "$W/dmsetup" --create vol $ALL8 && rc_is 0 &&
+	run 2x4 --create vol $ALL8 && rc_is 0 &&
 	err_has "created /dev/mapper/vol" && err_has "read-ahead not set"
 }
 t "--create without the device in sysfs: a warning, not a failure" ra_no_device
@@ -700,7 +677,7 @@ t "--disk-mbps per device (argument order) for --weights bandwidth" weights_spee
 
 weights_create() {
 	rm -f "$W/dm.log" "$W/dm/"*
-	run 2x4 --dmsetup "$W/dmsetup" --chunk 4K --weights 2,1,1,1 --create wvol sdb sdc sdf sdg &&
+	run 2x4 --chunk 4K --weights 2,1,1,1 --create wvol sdb sdc sdf sdg &&
 	rc_is 0 && err_has "created /dev/mapper/wvol" &&
 	[ "$(cat "$W/dm.log")" = "info wvol
 create wvol --table 0 20971520 bds-stripe 8 2 2 8:16 0 8:32 0 2 8:80 0 8:96 0 2 weights 2,1,1,1" ] ||
