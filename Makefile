@@ -4,8 +4,12 @@
 #
 #   make                 build dm-bds-stripe.ko for the running kernel
 #   make KDIR=<dir>      build against another kernel's headers (build tree)
-#   make check           unit tests, style checks, VM suite on 6.1, 6.12, 7.2,
-#                        KUnit and a subset of it on the debug kernel
+#   make check           unit tests, style checks, VM suite on 6.1, 6.12, 7.2
+#                        and the debug kernel (each test on the kernels its
+#                        "check-kernels" header names), KUnit
+#   make check-all       make check with every VM test on every kernel
+#   make check-repeat    one VM test N times: T=<test> N=<n> (default 10),
+#                        KERNELS=...
 #   make demo            the target at work in a QEMU guest, then a sweep
 #   make sweep           the sweep only: results/sweep/ (CSV, PNG plots)
 #   make bench           benchmark vs striped and md raid0 (BENCH_KERNELS=
@@ -18,9 +22,11 @@
 #   make fuzz            libFuzzer on the parser and layout (FUZZ_SECONDS=60)
 #   make tools           build tools/bdsadm (and bds-stripe-table)
 #   make vm-check        the VM suite only (KERNELS="6.1 6.12 7.2" by default)
-#   make vm-check-all    the VM suite with every test on every kernel
+#   make vm-check-all    the VM suite with every test on every stock kernel
 #   make check-debug     KUnit + VM suite on a KASAN/lockdep/kmemleak kernel
 #                        (tests/debug/; first run builds it, ~11 min)
+#   make vm-times        the table of a run's times (tests/tools/vm-times;
+#                        RESULTS=<dir>, default tests/vm/results)
 #   make soak            randomized fio verify soak, SOAK_MINUTES=10 (not in check)
 #   make install         install the module for $(KDIR)'s kernel and the
 #                        tools (PREFIX=/usr/local; DESTDIR= to stage)
@@ -100,16 +106,33 @@ pipe-lint:
 
 lint: pipe-lint checkpatch build-all
 
+# The VM suite (tests/vm/run-suite): tests of one topology share a boot,
+# two guests run at a time, the longest first; each test runs on the
+# kernels of its "check-kernels" header (README: "Which kernels a test
+# runs on").
 vm-check:
 	tests/vm/run-suite
 
-# The whole VM suite on every kernel in $(KERNELS), ignoring the tests'
-# "check-kernels" headers: make check runs the tests of bdsadm (and of
-# target code that is the same on every kernel: the random-tables
-# constructor fuzz) on 6.1, or on 6.1 and 7.2, and only the tests of the
-# target's kernel-facing paths on all three, to stay inside CI's time.
+# The whole VM suite on every stock kernel in $(KERNELS), ignoring the
+# tests' "check-kernels" headers.
 vm-check-all:
 	BDS_ALL_KERNELS=1 tests/vm/run-suite
+
+# One test N times on each kernel of KERNELS (make check-repeat
+# T=live-suspend-reload-keeps-data N=10 KERNELS=debug), two guests at a
+# time, each in a boot of its own: a test whose timing changed passes 10
+# times in a row while another guest loads the machine.
+N ?= 10
+check-repeat: setup
+	@test -n "$(T)" || { echo "make check-repeat: T=<test> is needed" >&2; exit 2; }
+	BDS_REPEAT=$(N) BDS_ALL_KERNELS=1 tests/vm/run-suite $(T)
+
+# The times of a run as a table (boot and body of every test on each
+# kernel): tests/tools/vm-times.  VM_TIMES_UPDATE=1 also writes them to
+# tests/vm/times, which run-suite orders its jobs by.
+RESULTS ?= tests/vm/results
+vm-times:
+	tests/tools/vm-times $(if $(VM_TIMES_UPDATE),--update tests/vm/times) $(RESULTS)
 
 # The power-cut test's long form: CRASH_STATES crash states per kernel
 # (make check runs its short form, 8 states, in vm-check), on 6.1 and
@@ -119,7 +142,7 @@ CRASH_STATES ?= 1000
 CRASH_OPS ?= 400
 CRASH_KERNELS := $(if $(filter command line environment,$(origin KERNELS)),$(KERNELS),6.1 6.12)
 crash-test:
-	KERNELS="$(CRASH_KERNELS)" \
+	KERNELS="$(CRASH_KERNELS)" BDS_SHARE=0 \
 	BDS_VM_ARGS="-a bds.crash_states=$(CRASH_STATES) -a bds.crash_ops=$(CRASH_OPS) -T $$(( $(CRASH_STATES) * 15 + 1200 ))" \
 		tests/vm/run-suite power-cut-loses-nothing-flushed
 
@@ -128,7 +151,7 @@ crash-test:
 # given.  Not part of make check (its time would not fit beside it).
 FABRICS_KERNELS := $(if $(filter command line environment,$(origin KERNELS)),$(KERNELS),6.1 6.12)
 check-fabrics: setup
-	KERNELS="$(FABRICS_KERNELS)" tests/vm/run-suite \
+	KERNELS="$(FABRICS_KERNELS)" BDS_SHARE=0 tests/vm/run-suite \
 		tests/vm/fabrics/stripe-across-storage-hosts-survives-reconnect.sh
 
 # The soak (tests/vm/soak/): not part of make check.  SOAK_KERNELS may add
@@ -136,19 +159,28 @@ check-fabrics: setup
 SOAK_MINUTES ?= 10
 SOAK_KERNELS ?= 6.1
 soak:
-	KERNELS="$(SOAK_KERNELS)" \
+	KERNELS="$(SOAK_KERNELS)" BDS_SHARE=0 \
 	BDS_VM_ARGS="-a bds_soak_minutes=$(SOAK_MINUTES) -T $$(( $(SOAK_MINUTES) * 60 + 900 ))" \
 		tests/vm/run-suite tests/vm/soak/fio-verify-soak.sh
 
-# The debug kernel is built in the background (debug-kernel-bg) while the
-# other steps run, and debug-ci waits for it: see below.
-check: setup debug-kernel-bg unit fuzz-smoke lint install-check deb-check vm-check-and-debug-ci
+# make check: the unit tests first (a minute: a broken build fails at
+# once), then one queue of jobs, two at a time, the longest first
+# (tests/vm/run-suite): the VM tests on the stock kernels and on the debug
+# kernel (its KUnit suite, and the tests whose "check-kernels" header
+# names debug; they start once the debug kernel is built in the
+# background by debug-kernel-bg), and the host's steps CHECK_HOST_JOBS,
+# each beside one guest.
+CHECK_HOST_JOBS ?= fuzz-smoke lint install-check deb-check
+check: setup debug-kernel-bg unit vm-check-ci
 
-# make check's VM part: vm-check and debug-ci side by side, the debug leg
-# on the CPU time the stock suite's guests leave idle, from the
-# moment the debug kernel is built (tests/tools/vm-and-debug.sh).
-vm-check-and-debug-ci: setup
-	tests/tools/vm-and-debug.sh $(DEBUG_CI_TESTS)
+vm-check-ci: setup
+	KERNELS="$(filter-out debug,$(KERNELS)) debug" BDS_KUNIT=1 \
+		BDS_HOST_JOBS="$(CHECK_HOST_JOBS)" tests/vm/run-suite
+
+# make check-all: make check with every VM test on every kernel.
+check-all: setup debug-kernel-bg unit
+	BDS_ALL_KERNELS=1 KERNELS="$(filter-out debug,$(KERNELS)) debug" BDS_KUNIT=1 \
+		BDS_HOST_JOBS="$(CHECK_HOST_JOBS)" tests/vm/run-suite
 
 # The debug leg: Debian's linux-source-6.1 + tests/debug/config.fragment
 # (KASAN, lockdep, atomic-sleep, DEBUG_LIST, kmemleak, KUnit, fault
@@ -162,69 +194,29 @@ vm-check-and-debug-ci: setup
 DEBUG_SKIP ?= controller-topology-visible table-builder-groups-real-controllers
 DEBUG_TESTS = $(filter-out $(DEBUG_SKIP),$(basename $(notdir $(wildcard tests/vm/t/*.sh))))
 
-# $(call debug-leg,TESTS): build (or wait for) the debug kernel, then the
-# KUnit suite and TESTS on it; both run, either failing fails.
-define debug-leg
-	tests/debug/build-kernel.sh >/dev/null
-	rc=0; tests/kunit/run || rc=1; \
-	KERNELS=debug tests/vm/run-suite $(1) || rc=1; exit $$rc
-endef
-
 check-debug: setup
-	$(call debug-leg,$(DEBUG_TESTS))
+	tests/debug/build-kernel.sh >/dev/null
+	KERNELS=debug BDS_ALL_KERNELS=1 BDS_KUNIT=1 tests/vm/run-suite $(DEBUG_TESTS)
 
-# The part of the debug leg that make check (and so CI) runs: the KUnit
-# suite and DEBUG_CI_TESTS, chosen so that every operation and code path
-# of the target still runs on the debug kernel:
-#   ctr/dtr: module-registers-and-unloads (load, one volume, unload),
-#     refused-tables-have-specific-errors (every refusal and its
-#     cleanup), failslab-while-creating-tables-is-clean (every allocation
-#     of the constructor failed in turn);
-#   map: placement-matches-layout (single- and multi-unit bios, one piece
-#     per member, every layout), big-bios-split-into-whole-units-keep-data
-#     (the 256-bvec cut), polled-io-goes-unit-by-unit-and-completes (the
-#     one-unit fallback), discard-write-zeroes-flush-reach-members
-#     (discard, write zeroes and flush), memory-pressure-keeps-io-moving
-#     (piece allocation with little memory);
-#   end_io: fail-make-request-member-fails-cleanly (member errors, the
-#     health string, dm events);
-#   status, IMA: status-of-128-members-is-whole;
-#   suspend, resume and reload under I/O: live-suspend-reload-keeps-data;
-#   the label check of "volume <uuid>" (reading both copies of every
-#     member, each refusal): labelled-tables-refuse-misplaced-members
-#     (failslab-while-creating-tables-is-clean sweeps its allocations);
-#   a labelled volume of bdsadm, with XFS, across a reboot that renames
-#     its disks: volume-survives-reboot-with-renamed-disks;
-#   the weighted map path (slot tables, pieces found by member, fio's
-#     random sizes): weighted-layout-places-and-keeps-data (its fio is
-#     shorter and its XFS part left out there), and the weighted
-#     table's allocations in failslab-while-creating-tables-is-clean.
-# The others (fio/XFS data checks, geometry, random tables, the rest of
-# the failure tests) run on the stock kernels in vm-check, and on the
-# debug kernel in make check-debug.
-DEBUG_CI_TESTS ?= module-registers-and-unloads refused-tables-have-specific-errors \
-	failslab-while-creating-tables-is-clean placement-matches-layout \
-	big-bios-split-into-whole-units-keep-data polled-io-goes-unit-by-unit-and-completes \
-	discard-write-zeroes-flush-reach-members memory-pressure-keeps-io-moving \
-	fail-make-request-member-fails-cleanly status-of-128-members-is-whole \
-	live-suspend-reload-keeps-data labelled-tables-refuse-misplaced-members \
-	volume-survives-reboot-with-renamed-disks weighted-layout-places-and-keeps-data
+# make check's debug leg alone: the KUnit suite and the tests whose
+# "check-kernels" header names debug (README says what each covers).
+debug-ci: setup
+	tests/debug/build-kernel.sh >/dev/null
+	KERNELS=debug BDS_KUNIT=1 tests/vm/run-suite
 
 # Starts the debug kernel's build (about 21 minutes of CPU, nothing once
 # cached) in the background at nice 5: a guest keeps one core and the
 # build takes the other.  At nice 19 any other work on the host starved
 # it, and the debug leg, which waits for it, became make check's longest
-# path.  build-kernel.sh holds a lock while it builds, and the call in
-# debug-ci waits for it (or builds itself if this one failed).
+# path.  build-kernel.sh holds a lock while it builds, and run-suite's
+# preparation of the debug kernel waits for it (or builds itself if this
+# one failed).
 debug-kernel-bg: setup
 	mkdir -p $(BDS_CACHE)
 	BDS_NICE=5 nohup tests/debug/build-kernel.sh \
 		>$(BDS_CACHE)/debug-build-bg.log 2>&1 </dev/null &
 
-debug-ci: setup
-	$(call debug-leg,$(DEBUG_CI_TESTS))
-
-.PHONY: check-debug debug-ci debug-kernel-bg vm-check-and-debug-ci
+.PHONY: check-debug debug-ci debug-kernel-bg vm-check-ci check-all check-repeat vm-times
 
 demo: setup
 	tests/vm/demo/demo.sh

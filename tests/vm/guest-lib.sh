@@ -5,9 +5,9 @@
 #
 #	. /bds/guest-lib.sh
 #
-# Environment provided by the harness (from /bds/env):
+# Environment provided by the harness (tests/vm/guest-run.sh, and /bds/env):
 #   BDS_TEST         test name
-#   BDS_KSERIES      6.1 | 6.12
+#   BDS_KSERIES      6.1 | 6.12 | 7.2 | debug
 #   BDS_KVER         uname -r of the guest kernel
 #   BDS_CTL_DISKS    disks per controller as configured, e.g. "2 2 1" (in a
 #                    second boot: that boot's own controllers)
@@ -18,9 +18,20 @@
 #   BDS_BOOTS        how many boots the test has (1 or 2)
 #   BDS_MODULE       path of the module under test in the guest
 #                    (/lib/bds/dm-bds-stripe.ko) or empty when none was given
+#   BDS_TIME_SCALE   how much slower than on a stock kernel the guest is
+#                    taken to run: 1, or 4 on the debug kernel (for a
+#                    test's own bounds on hangs: bds_scaled)
 #   DM_DISABLE_UDEV  1 (no udev in the guest)
 #
 # Exit codes understood by the harness: 0 pass, 1 fail, 77 skip.
+#
+# A test may share its boot with others of its topology (run-suite; the
+# header "boot: own" says it needs a boot of its own).  After it, the
+# harness fails it if it left a dm device, a mount, a process, a module in
+# use or a changed setting behind, and gives the next test disks that
+# read as zeroes, an empty /tmp and /root, and an empty kernel log
+# (tests/vm/guest-run.sh).  A test must not rely on the kernel log of the
+# boot before it started, nor on the disks' kernel names.
 
 BDS_FAILS=0
 BDS_CHECKS=0
@@ -410,6 +421,10 @@ bds_mark() { echo "bds-mark: $1" >/dev/kmsg; }
 bds_dmesg_since() { dmesg | sed -n "/bds-mark: $1\$/,\$p" | sed 1d; }
 
 # --- faults and load -----------------------------------------------------------
+
+# bds_scaled SECONDS: SECONDS times BDS_TIME_SCALE, for a bound on a hang
+# (a bound that a slow kernel must not reach when nothing hangs).
+bds_scaled() { echo $(($1 * ${BDS_TIME_SCALE:-1})); }
 
 # bds_uptime: whole seconds since boot.
 bds_uptime() { cut -d. -f1 /proc/uptime; }

@@ -38,6 +38,7 @@ mkdir -p "$OUTDIR"
 KEY=$(cat "$HERE/mkinitramfs.sh" "$HERE/guest-init" | sha256sum | cut -c1-16)
 OUT=$OUTDIR/base-$KVER-$KEY.cpio
 if [ -s "$OUT" ]; then
+	touch "$OUT"
 	printf '%s\n' "$OUT"
 	exit 0
 fi
@@ -227,7 +228,10 @@ printf '%s\n' "$SERIES" >"$ST/bds/kseries"
 
 (cd "$ST" && find . -mindepth 1 | LC_ALL=C sort | cpio -o -H newc -R 0:0 --quiet) >"$OUT.tmp"
 mv "$OUT.tmp" "$OUT"
-# Drop stale images for this kernel.
-find "$OUTDIR" -maxdepth 1 -name "base-$KVER-*.cpio" ! -name "${OUT##*/}" -delete
+# Drop stale images for this kernel: those nobody used for a day (each
+# use touches its image).  Another tree's suite may be using an image of
+# another key right now (two worktrees, one cache): deleting it would
+# fail that suite's next boot.
+find "$OUTDIR" -maxdepth 1 -name "base-$KVER-*.cpio" ! -name "${OUT##*/}" -mmin +1440 -delete
 log "built $OUT ($(du -h "$OUT" | cut -f1))"
 printf '%s\n' "$OUT"

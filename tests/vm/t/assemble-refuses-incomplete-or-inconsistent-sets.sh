@@ -154,13 +154,19 @@ run bdsadm stop shvol
 # (the subshell's fd 9 holds the lock, and becomes the sleep: killing it
 # frees the lock)
 mkdir -p /run/bds-stripe
+rm -f /tmp/locked
 (
 	exec 9>/run/bds-stripe/lock
 	flock 9
+	: >/tmp/locked
 	exec sleep 600
 ) &
 HOLDER=$!
-sleep 0.5
+# assemble starts once the holder has the lock (however long that takes)
+while [ ! -e /tmp/locked ] && kill -0 $HOLDER 2>/dev/null; do
+	sleep 0.1
+done
+check "locked: the holder has the lock" test -e /tmp/locked
 bdsadm assemble shvol >/tmp/out 2>/tmp/err &
 ASM=$!
 sleep 2

@@ -30,6 +30,7 @@
 # timeout: 240
 # memory: 1536
 # kernels: debug
+# check-kernels: debug
 
 # shellcheck disable=SC1091
 . /bds/guest-lib.sh
@@ -59,6 +60,11 @@ run dd if=/tmp/data of=$DM bs=$UNIT count=$NUNITS oflag=direct status=none
 ev0=$(bds_events $VOL)
 
 # --- fail every bio of member 1 ----------------------------------------------------
+# fail_make_request's settings as they were, put back at the end (a test
+# may share its boot).
+for f in verbose space interval times probability; do
+	eval "FMR0_$f=\$(cat $FMR/$f)"
+done
 echo 0 >$FMR/verbose
 echo 0 >$FMR/space
 echo 1 >$FMR/interval
@@ -99,4 +105,7 @@ expect_eq "$(bds_health $VOL)" ADAA "health still shows member $BAD"
 bds_expect_removable $VOL
 # shellcheck disable=SC2086
 bds_expect_clean $DISKS
+for f in verbose space interval times probability; do
+	eval "echo \"\$FMR0_$f\"" >"$FMR/$f"
+done
 pass "fail_make_request on one member: EIO there only, reported, removable"

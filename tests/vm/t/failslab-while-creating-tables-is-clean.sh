@@ -52,6 +52,7 @@
 # kernels: debug
 # exec: bds-dmload bds-mklabels
 # allowed-trace: kmem_cache_create(_usercopy)?[(]bio-[0-9]+[)] failed with error -[0-9]+
+# check-kernels: debug
 
 # shellcheck disable=SC1091
 . /bds/guest-lib.sh

@@ -19,6 +19,7 @@
 # topology: size=1G backing=file ctl=4 ctl=4
 # timeout: 300
 # memory: 1536
+# check-kernels: 6.1 7.2
 
 # shellcheck disable=SC1091
 . /bds/guest-lib.sh

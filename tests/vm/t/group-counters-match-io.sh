@@ -22,6 +22,7 @@
 # topology: ctl=3 ctl=2
 # timeout: 240
 # memory: 1024
+# check-kernels: 6.1 7.2
 
 # Variables named VAR_<n> are set and read through eval.
 # shellcheck disable=SC1091,SC2154

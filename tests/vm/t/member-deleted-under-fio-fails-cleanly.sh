@@ -28,6 +28,8 @@
 # topology: size=1G backing=file ctl=2 ctl=2
 # timeout: 300
 # memory: 1024
+# check-kernels: 6.1 7.2
+# boot: own
 
 # shellcheck disable=SC1091
 . /bds/guest-lib.sh

@@ -183,8 +183,12 @@ expect_eq "$(wc -l </tmp/tables)" "$RT_COUNT" "tables generated"
 head -n 5 /tmp/tables | cut -c1-200
 
 # --- the run -----------------------------------------------------------------------------
-cat /dev/kmsg >/tmp/kmsg.log 2>/dev/null &
+# /dev/kmsg gives every record still in the buffer, those of the boot and
+# of any test before this one in the boot too: the run's part starts at
+# its mark.
+cat /dev/kmsg >/tmp/kmsg.all 2>/dev/null &
 KMSG=$!
+bds_mark random-tables-run
 read -r PRINTK _ </proc/sys/kernel/printk
 echo 1 >/proc/sys/kernel/printk
 head -n $DMSETUP_COUNT /tmp/tables >/tmp/tables.dmsetup
@@ -213,9 +217,15 @@ t1=$(cut -d' ' -f1 /proc/uptime)
 timeout -s KILL 300 bds-dmload --batch $VOL </tmp/tables.batch >/tmp/batch.out 2>&1
 brc=$?
 t2=$(cut -d' ' -f1 /proc/uptime)
+bds_mark random-tables-done
 echo "$PRINTK" >/proc/sys/kernel/printk
-sleep 1
+# The reader has caught up once it has the closing mark.
+until grep -q 'bds-mark: random-tables-done$' /tmp/kmsg.all; do
+	kill -0 $KMSG 2>/dev/null || break
+	sleep 0.2
+done
 kill $KMSG 2>/dev/null
+sed -n '/bds-mark: random-tables-run$/,/bds-mark: random-tables-done$/p' /tmp/kmsg.all >/tmp/kmsg.log
 
 log "dmsetup create: $n tables in $(echo "$t1 - $t0" | bc) s" \
 	"($(echo "$n / ($t1 - $t0 + 0.01)" | bc) per second): $acc accepted, $valid built valid"

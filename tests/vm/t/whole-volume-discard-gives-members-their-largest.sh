@@ -33,6 +33,7 @@
 # topology: size=64M ctl=1
 # timeout: 300
 # memory: 1024
+# check-kernels: 6.1 7.2
 
 # shellcheck disable=SC1091,SC2154,SC2086
 . /bds/guest-lib.sh

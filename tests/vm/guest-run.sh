@@ -1,0 +1,358 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=sh
+#
+# /bds/guest-run.sh - the harness's side of a test guest, sourced by /init
+# (tests/vm/guest-init) once the disks are found.  vm-run puts it in every
+# guest's overlay.  It runs the boot's tests, /bds/plan, one after the
+# other, each as /bin/sh /bds/tests/NAME.sh, and sets rc for /init's
+# power-off.
+#
+# /bds/plan, one line per test, in the order to run them:
+#   NAME CHECK ALLOWED
+# CHECK 1: the test may share its boot (vm-run --check), so after it the
+# harness checks that it left nothing behind and, when another test
+# follows, puts the guest back as a fresh boot has it (below).  ALLOWED 1:
+# the test has an "allowed-trace" header (the guest does not judge its
+# kernel log; vm-run does).
+#
+# Console lines for vm-run (written to /dev/kmsg at KERN_EMERG, so that
+# the kernel prints each whole, with its time stamp, whatever the console
+# log level; vm-run splits the serial log at them):
+#   bds-test-start: NAME
+#   bds-test-end: NAME RC
+#   bds-test-done: NAME clean|dirty|unchecked
+# and, on the console directly, "bds-check: NAME: ..." lines that say what
+# a test left behind.
+#
+# The check after a test with CHECK 1, against a snapshot taken before the
+# boot's first test (modules, mounts, swaps, partitions, /dev/mapper, md
+# arrays, loop devices, sysctls, block queue settings of the disks, module
+# parameters, fault-injection settings, the /dev/bds links and the disks'
+# serials):
+#   - no dm device; dm_bds_stripe, if loaded, has a use count of 0 and is
+#     unloaded; every module the test loaded has a use count of 0 and is
+#     unloaded (the test's own rmmod is not required: a fresh boot has
+#     them unloaded);
+#   - no process of the test is still running (10 s for any that is
+#     exiting);
+#   - the snapshot is as before;
+#   - no kernel problem (vm-run's pattern, BDS_BAD_RE in /bds/env) in the
+#     kernel log since the test started (unless ALLOWED);
+#   - on the debug kernel, kmemleak found no object of the target (as
+#     after any test).
+# Any of these failing makes the test "dirty": the boot ends there, and
+# vm-run fails the test and runs the rest of the plan in a fresh boot.
+#
+# The reset before the next test: every disk of the topology discarded
+# whole (a file-backed disk is a sparse file again: it reads as zeroes, as
+# a fresh boot's), its first and last MiB checked to read as zeroes;
+# /tmp, /root, /run/bds-stripe and the saved state emptied; empty
+# directories under /mnt removed; the kernel log and kmemleak cleared.
+
+GRUN_BASE=/run/bds/check.base
+GRUN_NOW=/run/bds/check.now
+KMEMLEAK=/sys/kernel/debug/kmemleak
+
+# kmemleak (only the debug kernel has it; see tests/debug/): forget what
+# boot and the module loads allocated, so that only objects the test
+# allocated can be reported; after the test, scan and fail the run when a
+# leaked object was allocated by the target.  The target is mostly unloaded
+# by then: kmemleak prints the frames of unloaded code as raw addresses, so
+# an unresolved frame counts as the target's too.  Other leaks are printed
+# but fail nothing (not this project's code).
+# Known kernel leaks, counted apart even under the target's frames: the
+# name of a kobject whose kobject_init_and_add() failed, in 6.1's
+# sysfs_slab_add() (a slab cache made by bioset_init()) and dm's
+# dm_setup_md_queue() (dm_sysfs_init()): neither calls kobject_put() on
+# that failure.  Only fault injection (failslab) makes those fail.
+kmemleak_check() {
+	ilog "kmemleak: scanning"
+	# Objects younger than 5 s are not reported; scan twice, as
+	# Documentation/dev-tools/kmemleak.rst recommends.
+	sleep 5
+	if ! echo scan >"$KMEMLEAK" || ! { sleep 2; echo scan >"$KMEMLEAK"; }; then
+		echo "bds-kmemleak: LEAK CHECK FAILED: kmemleak refused to scan (disabled?)"
+		return 1
+	fi
+	cat "$KMEMLEAK" >/run/bds/kmemleak 2>/dev/null
+	sed 's/^/bds-kmemleak: /' /run/bds/kmemleak
+	awk '
+		/^unreferenced object/ { n++; cur = n }
+		/dm_bds_stripe|dm-bds-stripe|[^a-z_]bds_[a-z_0-9]+\+0x|\] 0x[0-9a-f]+$/ { hit[cur] = 1 }
+		/ kobject_set_name_vargs\+0x/ { kname[cur] = 1 }
+		/ (sysfs_slab_add|dm_setup_md_queue)\+0x/ { ksite[cur] = 1 }
+		END {
+			for (i = 1; i <= n; i++) {
+				if (kname[i] && ksite[i])
+					known++
+				else if (hit[i])
+					bad++
+			}
+			printf "bds-kmemleak: %d unreferenced object(s), %d from the target, %d known kernel leak(s)\n", n, bad, known
+			exit bad ? 1 : 0
+		}' /run/bds/kmemleak && return 0
+	echo "bds-kmemleak: LEAK: objects allocated by the target (or by unloaded code) leaked"
+	return 1
+}
+
+# grun_mark WORDS: a line in the kernel log, printed on the console whole.
+grun_mark() { echo "<0>$*" >/dev/kmsg; }
+
+# grun_said NAME TEXT: a bds-check line (what the check found).
+grun_said() { echo "bds-check: $1: $2"; }
+
+# grun_modules: the loaded modules' names, sorted.
+grun_modules() { cut -d' ' -f1 /proc/modules | sort; }
+
+# grun_disks: the kernel names of the topology's disks, one a line.
+grun_disks() {
+	for _l in /dev/bds/c*d*; do
+		[ -L "$_l" ] && echo "${_l##*/} $(readlink "$_l")"
+	done
+}
+
+# grun_snapshot FILE: what a test must leave as it found it.  Values that
+# change by themselves (counters, random state, the taint of the
+# out-of-tree module) are left out.
+grun_snapshot() {
+	{
+		echo "## modules"
+		grun_modules
+		echo "## module parameters"
+		sed 's|^\([^ ]*\) .*|/sys/module/\1/parameters|' /proc/modules |
+			xargs grep -r . 2>/dev/null | sort
+		echo "## mounts"
+		cat /proc/mounts
+		echo "## swaps"
+		cat /proc/swaps
+		echo "## partitions"
+		cat /proc/partitions
+		echo "## /dev/mapper"
+		ls /dev/mapper
+		echo "## md arrays"
+		grep '^md' /proc/mdstat 2>/dev/null
+		echo "## loop devices in use"
+		ls /sys/block/*/loop/backing_file 2>/dev/null
+		echo "## sysctls"
+		grep -r . /proc/sys/kernel /proc/sys/vm /proc/sys/dev /proc/sys/fs 2>/dev/null |
+			grep -v -E '^/proc/sys/(kernel/(random/|ns_last_pid|tainted|pty/nr|sched_domain/|perf_event_max)|fs/(dentry-state|inode-nr|inode-state|file-nr|quota/|aio-nr|fscache/))' |
+			sort
+		echo "## disks: queue settings, read-only, fault injection"
+		for _l in /dev/bds/c*d*; do
+			[ -L "$_l" ] || continue
+			_d=$(readlink "$_l")
+			_d=${_d##*/}
+			grep -r . "/sys/block/$_d/queue" "/sys/block/$_d/ro" "/sys/block/$_d/make-it-fail" \
+				"/sys/block/$_d/device/timeout" "/sys/block/$_d/device/state" 2>/dev/null |
+				grep -v -E '/queue/(stats|dax|iostats_passthrough)' | sort
+		done
+		echo "## fault injection"
+		grep -r . /sys/kernel/debug/fail_* /sys/kernel/debug/failslab 2>/dev/null | sort
+		echo "## /dev/bds"
+		for _l in /dev/bds/c*d*; do
+			[ -L "$_l" ] || continue
+			_d=$(readlink "$_l")
+			printf '%s %s %s\n' "${_l##*/}" "$_d" \
+				"$(tail -c +5 "/sys/block/${_d##*/}/device/vpd_pg80" 2>/dev/null | tr -d '\000 ')"
+		done
+	} >"$1" 2>/dev/null
+}
+
+# grun_procs FILE: "PID STATE COMM" of every process that is neither a
+# kernel thread nor PID 1, nor this listing's own.
+grun_procs() {
+	sh -c 'echo "$$"; exec cat /proc/[0-9]*/stat' >/run/bds/procs.raw 2>/dev/null
+	awk '
+		NR == 1 { self = $1; next }
+		{
+			# "pid (comm) state ppid ...": comm may hold blanks and parens
+			i = index($0, " (")
+			j = length($0)
+			while (j > 0 && substr($0, j, 2) != ") ")
+				j--
+			pid = substr($0, 1, i - 1)
+			comm = substr($0, i + 2, j - i - 2)
+			split(substr($0, j + 2), f, " ")
+			state = f[1]; ppid = f[2]
+			if (pid == 1 || pid == 2 || ppid == 2 || pid == self || ppid == self)
+				next
+			if (state == "Z")
+				next
+			print pid, state, comm
+		}' /run/bds/procs.raw >"$1"
+}
+
+# grun_unload NAME: unload what the test left loaded.  Every module not
+# loaded before the first test (dm_bds_stripe among them) must have a use
+# count of 0, apart from the modules that use it, and is unloaded, users
+# first; a module that cannot be unloaded is reported.  Returns 1 when one
+# was in use or stayed loaded.
+grun_unload() {
+	_bad=0
+	_left=$(grun_modules | grep -v -x -F -f /run/bds/check.mods)
+	[ -n "$_left" ] || return 0
+	_pass=0
+	while [ -n "$_left" ] && [ "$_pass" -lt 10 ]; do
+		_again=""
+		for _m in $_left; do
+			if [ -n "$(ls "/sys/module/$_m/holders" 2>/dev/null)" ]; then
+				_again="$_again $_m"
+				continue
+			fi
+			read -r _rc <"/sys/module/$_m/refcnt" 2>/dev/null || _rc=0
+			if [ "$_rc" != 0 ]; then
+				grun_said "$1" "module $_m in use (use count $_rc)"
+				_bad=1
+				continue
+			fi
+			rmmod "$_m" 2>/dev/null || _again="$_again $_m"
+		done
+		_left=$(grun_modules | grep -v -x -F -f /run/bds/check.mods)
+		_pass=$((_pass + 1))
+	done
+	for _m in $_left; do
+		grun_said "$1" "module $_m left loaded (use count $(cat "/sys/module/$_m/refcnt" 2>/dev/null))"
+		_bad=1
+	done
+	return $_bad
+}
+
+# grun_zeroed DEV: the first and the last MiB of DEV read as zeroes.
+grun_zeroed() {
+	_d=$(readlink -f "$1")
+	read -r _sz <"/sys/block/${_d##*/}/size" || return 1
+	_t=$(((_sz - 2048) / 128))
+	[ "$_t" -ge 0 ] || _t=0
+	# (busybox cmp reads up to a skip; dd seeks)
+	cmp -s -n 1048576 "$1" /dev/zero &&
+		dd if="$1" bs=65536 skip="$_t" count=16 status=none | cmp -s -n 1048576 - /dev/zero
+}
+
+# grun_check NAME ALLOWED: after test NAME, 0 when it left nothing behind.
+grun_check() {
+	_dirty=0
+	if [ "$(dmsetup ls 2>&1)" != "No devices found" ]; then
+		grun_said "$1" "dm devices left: $(dmsetup ls 2>&1 | cut -f1 | tr '\n' ' ')"
+		_dirty=1
+	fi
+	grun_procs /run/bds/procs
+	_i=0
+	while [ -s /run/bds/procs ] && [ "$_i" -lt 50 ]; do
+		sleep 0.2
+		grun_procs /run/bds/procs
+		_i=$((_i + 1))
+	done
+	if [ -s /run/bds/procs ]; then
+		while read -r _p _s _c; do
+			grun_said "$1" "process left running: $_p ($_c, state $_s); killed"
+			kill -9 "$_p" 2>/dev/null
+		done </run/bds/procs
+		_dirty=1
+	fi
+	grun_unload "$1" || _dirty=1
+	grun_snapshot "$GRUN_NOW"
+	if ! cmp -s "$GRUN_BASE" "$GRUN_NOW"; then
+		diff "$GRUN_BASE" "$GRUN_NOW" | sed -n '/^[-+][^-+]/p' | sed "s/^/bds-check: $1: changed: /"
+		_dirty=1
+	fi
+	if [ "$2" != 1 ] && [ -n "${BDS_BAD_RE:-}" ] &&
+		dmesg | grep -E "$BDS_BAD_RE" >/run/bds/check.kbad; then
+		sed "s/^/bds-check: $1: kernel: /" /run/bds/check.kbad
+		_dirty=1
+	fi
+	return $_dirty
+}
+
+# grun_reset NAME: the guest as a fresh boot has it, for the next test.
+grun_reset() {
+	_ok=0
+	for _l in /dev/bds/c*d*; do
+		[ -L "$_l" ] || continue
+		if ! blkdiscard -f "$_l" 2>/run/bds/discard.err || ! grun_zeroed "$_l"; then
+			# A disk that does not take a discard is zeroed.
+			blkdiscard -f -z "$_l" 2>>/run/bds/discard.err
+			if ! grun_zeroed "$_l"; then
+				grun_said "$1" "cannot zero $_l: $(cat /run/bds/discard.err)"
+				_ok=1
+			fi
+		fi
+	done
+	rm -rf /tmp/* /tmp/.[!.]* /root/* /root/.[!.]* /run/bds-stripe /run/bds/state \
+		/run/bds/kmemleak 2>/dev/null
+	for _d in /mnt/*; do
+		[ -d "$_d" ] && ! grep -q " $_d " /proc/mounts && rmdir "$_d" 2>/dev/null
+	done
+	cd /root || _ok=1
+	return $_ok
+}
+
+# grun_main: run the plan (read on fd 8: the tests and the checks keep
+# stdin); sets rc.
+grun_main() {
+	rc=1
+	GRUN_N=$(grep -c . /bds/plan)
+	grun_modules >/run/bds/check.mods
+	if grep -q ' 1 [01]$' /bds/plan; then
+		grun_snapshot "$GRUN_BASE"
+	fi
+	grun_i=0
+	grun_ran=0
+	exec 8</bds/plan
+	while read -r grun_name grun_check grun_allowed <&8; do
+		[ -n "$grun_name" ] || continue
+		grun_i=$((grun_i + 1))
+		dmesg -c >/dev/null 2>&1
+		[ -w "$KMEMLEAK" ] && echo clear >"$KMEMLEAK"
+		grun_mark "bds-test-start: $grun_name"
+		ilog "running test $grun_name on $(uname -r)"
+		cd /root || true
+		BDS_TEST=$grun_name /bin/sh "/bds/tests/$grun_name.sh" 8<&-
+		rc=$?
+		ilog "test exited with $rc"
+		[ "$rc" -ge 0 ] && [ "$rc" -le 127 ] || rc=1
+		if [ -w "$KMEMLEAK" ] && ! kmemleak_check; then
+			ilog "test fails: kmemleak"
+			rc=1
+		fi
+		grun_mark "bds-test-end: $grun_name $rc"
+		grun_ran=$((grun_ran + 1))
+		if [ "$grun_check" != 1 ]; then
+			grun_mark "bds-test-done: $grun_name unchecked"
+			continue
+		fi
+		if ! grun_check "$grun_name" "$grun_allowed"; then
+			grun_mark "bds-test-done: $grun_name dirty"
+			ilog "$grun_name left something behind: the boot ends here"
+			break
+		fi
+		if [ "$grun_i" -lt "$GRUN_N" ] && ! grun_reset "$grun_name"; then
+			grun_mark "bds-test-done: $grun_name dirty"
+			ilog "cannot reset the guest after $grun_name: the boot ends here"
+			break
+		fi
+		grun_mark "bds-test-done: $grun_name clean"
+	done
+	exec 8<&-
+	# A boot of several tests ends with 0 once they all ran (vm-run judges
+	# each from the lines above); one of a single test with the test's code.
+	if [ "$GRUN_N" -gt 1 ]; then
+		if [ "$grun_ran" = "$GRUN_N" ]; then rc=0; else rc=1; fi
+	fi
+}
+
+# Sourced with GRUN_LIB_ONLY=1 (a probe of the check itself), only the
+# functions above are defined.
+[ "${GRUN_LIB_ONLY:-0}" = 1 ] && return 0
+grun_main
+# State for a second boot (vm-run --reboot-topology): the texts the test
+# kept with bds_state_save, printed once the test is over (no kernel
+# message of the test's work can cut into them now), one "BDS-STATE:
+# <text>" line each, then their count and md5 for vm-run to check its
+# copy against.
+if [ -f /run/bds/state ] && [ ! -e /run/bds/state-printed ]; then
+	while IFS= read -r line; do
+		printf 'BDS-STATE: %s\n' "$line"
+	done </run/bds/state
+	printf 'BDS-STATE-SUM: %s %s\n' "$(($(wc -l </run/bds/state)))" \
+		"$(md5sum </run/bds/state | cut -d' ' -f1)"
+fi
