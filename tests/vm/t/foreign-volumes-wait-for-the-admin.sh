@@ -25,6 +25,7 @@
 # topology: ctl=2 ctl=2
 # timeout: 300
 # check-kernels: 6.1
+# boot: own
 
 # shellcheck disable=SC1091
 . /bds/guest-lib.sh

@@ -19,6 +19,7 @@
 # topology: size=64M ctl=2 ctl=2 ctl=3
 # timeout: 300
 # check-kernels: 6.1
+# boot: own
 
 # shellcheck disable=SC1091
 . /bds/guest-lib.sh
