@@ -31,9 +31,9 @@ entries=$(printf '%s\n' "$section" | sed -n 's/^  \([^ ][^ ]*\(, [^ ][^ ]*\)*\) 
 
 for e in $entries; do
 	if [ "${e%/}" != "$e" ]; then
-		[ -d "$e" ] && ok "entry $e is a folder" || notok "entry $e is a folder"
+		if [ -d "$e" ]; then ok "entry $e is a folder"; else notok "entry $e is a folder"; fi
 	else
-		[ -e "$e" ] && ok "entry $e exists" || notok "entry $e exists"
+		if [ -e "$e" ]; then ok "entry $e exists"; else notok "entry $e exists"; fi
 	fi
 done
 
@@ -42,7 +42,7 @@ for f in $folders; do
 	case $f in
 	.ci/) continue ;;	# named by its files (.ci/run)
 	esac
-	if printf '%s\n' "$entries" | grep -qxF "$f"; then
+	if printf '%s\n' "$entries" | grep -xF "$f" >/dev/null; then
 		ok "folder $f has an entry"
 	else
 		notok "folder $f has an entry"
@@ -53,15 +53,18 @@ done
 tools=$(printf '%s\n' "$section" | awk '/^  tools\/ / { on = 1; print; next } on && /^  [^ ]/ { on = 0 } on { print }')
 for c in $(git ls-files 'tools/*.c'); do
 	b=${c#tools/}
-	if printf '%s\n' "$tools" | grep -qE "(^|[ (])${b//./\\.}([,;) ]|$)"; then
+	if printf '%s\n' "$tools" | grep -E "(^|[ (])${b//./\\.}([,;) ]|$)" >/dev/null; then
 		ok "$c named in the tools/ entry"
 	else
 		notok "$c named in the tools/ entry"
 	fi
 done
 for b in $(printf '%s\n' "$tools" | grep -oE '[a-z0-9-]+\.c\b' | sort -u); do
-	[ -e "tools/$b" ] && ok "tools/$b (named in the tools/ entry) exists" ||
+	if [ -e "tools/$b" ]; then
+		ok "tools/$b (named in the tools/ entry) exists"
+	else
 		notok "tools/$b (named in the tools/ entry) exists"
+	fi
 done
 
 echo "1..$n"

@@ -223,9 +223,14 @@ grun_zeroed() {
 	read -r _sz <"/sys/block/${_d##*/}/size" || return 1
 	_t=$(((_sz - 2048) / 128))
 	[ "$_t" -ge 0 ] || _t=0
-	# (busybox cmp reads up to a skip; dd seeks)
-	cmp -s -n 1048576 "$1" /dev/zero &&
-		dd if="$1" bs=65536 skip="$_t" count=16 status=none | cmp -s -n 1048576 - /dev/zero
+	# (busybox cmp reads up to a skip; dd seeks; the tail goes to a file,
+	# so that no reader leaves a pipe early)
+	cmp -s -n 1048576 "$1" /dev/zero || return 1
+	dd if="$1" of=/run/bds/zero-tail bs=65536 skip="$_t" count=16 status=none || return 1
+	cmp -s -n 1048576 /run/bds/zero-tail /dev/zero
+	_z=$?
+	rm -f /run/bds/zero-tail
+	return "$_z"
 }
 
 # grun_check NAME ALLOWED: after test NAME, 0 when it left nothing behind.
