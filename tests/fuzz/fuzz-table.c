@@ -60,7 +60,7 @@ struct model_args {
 #define E_OPT_NUM	"Invalid number of optional arguments: not an unsigned decimal number"
 #define E_OPT_FEW	"Not enough optional arguments: fewer words than <#opt_args> says"
 #define E_OPT_MANY	"Unexpected words after the optional arguments"
-#define E_OPT_UNKNOWN	"Unknown optional argument: accepted are 'layout <interleave|sequential>', 'volume <uuid>' and 'weights <w0,w1,...>'"
+#define E_OPT_UNKNOWN	"Unknown optional argument: accepted are 'layout <interleave|sequential>', 'volume <uuid>', 'weights <w0,w1,...>' and 'reshape ...'"
 #define E_W_TWICE	"Optional argument 'weights' given more than once"
 #define E_W_NOVALUE	"Optional argument 'weights' needs a value: one weight per member, comma-separated"
 #define E_W_BAD		"Invalid weights: expected unsigned decimal numbers separated by single commas"
