@@ -25,7 +25,7 @@
 #   make vm-check-all    the VM suite with every test on every stock kernel
 #   make check-debug     KUnit + VM suite on a KASAN/lockdep/kmemleak kernel
 #                        (tests/debug/; first run builds it, ~11 min)
-#   make vm-times        the table of a run's times (tests/tools/vm-times;
+#   make vm-times        the table of a run's times (tests/scripts/vm-times;
 #                        RESULTS=<dir>, default tests/vm/results)
 #   make soak            randomized fio verify soak, SOAK_MINUTES=10 (not in check)
 #   make install         install the module for $(KDIR)'s kernel and the
@@ -65,8 +65,9 @@ module:
 clean:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) clean 2>/dev/null || \
 		rm -f *.o *.ko *.mod *.mod.c .*.cmd modules.order Module.symvers
-	$(MAKE) -C tests/unit clean
-	$(MAKE) -C tests/tools-unit clean
+	$(MAKE) -C tests/libbds clean
+	$(MAKE) -C tests/bdsadm clean
+	$(MAKE) -C tests/logwrites clean
 	$(MAKE) -C tests/fuzz clean
 	$(MAKE) -C tools clean
 
@@ -74,9 +75,11 @@ tools:
 	$(MAKE) -C tools
 
 unit:
-	tests/tools/pipe-readers-test.sh
-	$(MAKE) -C tests/unit check
-	$(MAKE) -C tests/tools-unit check
+	tests/scripts/pipe-readers-test.sh
+	tests/scripts/tree-check.sh
+	$(MAKE) -C tests/libbds check
+	$(MAKE) -C tests/bdsadm check
+	$(MAKE) -C tests/logwrites check
 	$(MAKE) -C tests/fuzz replay
 
 # libFuzzer over the table parser and layout code (tests/fuzz/); the
@@ -89,20 +92,20 @@ fuzz:
 
 # checkpatch.pl comes from Debian's linux-source-6.1 package.
 checkpatch:
-	tests/tools/checkpatch.sh $(SRC)
+	tests/scripts/checkpatch.sh $(SRC)
 
 # W=1 and sparse builds against every kernel in $(KERNELS).
 build-all:
-	tests/tools/build-all.sh
+	tests/scripts/build-all.sh
 
 # Missing Debian packages (.ci/packages) are installed with apt-get.
 setup:
-	tests/tools/setup.sh
+	tests/scripts/setup.sh
 
 # No pipeline in a shell script whose reader may leave early (exit 141
-# under pipefail): tests/tools/pipe-lint.pl.
+# under pipefail): tests/scripts/pipe-lint.pl.
 pipe-lint:
-	tests/tools/pipe-lint.sh
+	tests/scripts/pipe-lint.sh
 
 lint: pipe-lint checkpatch build-all
 
@@ -128,11 +131,11 @@ check-repeat: setup
 	BDS_REPEAT=$(N) BDS_ALL_KERNELS=1 tests/vm/run-suite $(T)
 
 # The times of a run as a table (boot and body of every test on each
-# kernel): tests/tools/vm-times.  VM_TIMES_UPDATE=1 also writes them to
+# kernel): tests/scripts/vm-times.  VM_TIMES_UPDATE=1 also writes them to
 # tests/vm/times, which run-suite orders its jobs by.
 RESULTS ?= tests/vm/results
 vm-times:
-	tests/tools/vm-times $(if $(VM_TIMES_UPDATE),--update tests/vm/times) $(RESULTS)
+	tests/scripts/vm-times $(if $(VM_TIMES_UPDATE),--update tests/vm/times) $(RESULTS)
 
 # The power-cut test's long form: CRASH_STATES crash states per kernel
 # (make check runs its short form, 8 states, in vm-check), on 6.1 and
@@ -315,7 +318,7 @@ install-check:
 # Debian packages (debian/): the version is the target's, debian/changelog
 # must agree (make-deb.sh and debian/rules refuse to build otherwise).
 deb: setup
-	tests/tools/make-deb.sh
+	tests/scripts/make-deb.sh
 
 # The packages installed with apt-get into copies of debootstrapped roots
 # in $(BDS_CACHE): DKMS builds for bookworm's 6.1 and sid's 7.x, bdsadm

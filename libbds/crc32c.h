@@ -9,7 +9,7 @@
  * and final xor all ones: "123456789" gives 0xe3069283.  bds_crc32c_raw()
  * runs without the initial and final inversion, so that a label's crc
  * can be taken in pieces.  A byte table of its own, in the kernel too
- * (see the compatibility section of dm-bds-stripe.h); tests/unit checks it
+ * (see the compatibility section of dm-bds-stripe.h); tests/libbds checks it
  * against the bitwise definition.
  */
 u32 bds_crc32c_raw(u32 crc, const void *data, size_t len);

@@ -5,7 +5,7 @@
  * Shared by the kernel target, bdsadm, the unit tests and the fuzzers
  * (libbds): the only code that reads or writes a label.  Byte by byte in
  * Documentation/bds-stripe-label.rst; pinned by a golden vector in
- * tests/unit/test-label.c.  On-disk formats are forever: a change of
+ * tests/libbds/test-label.c.  On-disk formats are forever: a change of
  * meaning is a new version, never an edit of this one.
  *
  * Every member carries two copies of an 8 KiB label: the primary at byte

@@ -134,7 +134,7 @@ static inline u64 bds_chunk_start(const struct bds_layout *l, u64 chunk_nr)
  * With every weight 1, S_g is the group's member count and W is N: step 1
  * is the order of every volume made before weights existed, and step 2
  * takes each group's members in table order.  The order is the on-disk
- * format: tests/unit pins it, with and without weights.
+ * format: tests/libbds pins it, with and without weights.
  *
  * @weight is NULL for all weights 1; @nr_slots is W; @member and @rank
  * get the W slots.  Some group, and some member of it, is always

@@ -3,7 +3,7 @@
  * The assembly decision of bdsadm: from the labels found on devices, one
  * complete and consistent member set of a volume in table order, or one
  * specific refusal.  Pure: no device is opened here, so the unit tests
- * run every scenario (tests/unit/test-assemble.c).
+ * run every scenario (tests/bdsadm/test-assemble.c).
  *
  * Nothing a disk says is trusted further than the labels of the other
  * disks confirm it: a disk may be a restored clone, a member that left

@@ -299,7 +299,7 @@ enum plan_status __must_check create_device(struct plan_ctx *c,
 /*
  * Device-mapper as --create uses it: dm.c's libdevmapper calls, with no
  * dm UUID.  The tool tests build bdsadm with BDS_FAKE_DM and their fake
- * (tests/tools-unit/fake-dm.c) in its place; no other build has it.
+ * (tests/bdsadm/fake-dm.c) in its place; no other build has it.
  */
 struct table_dm {
 	bool (*info)(const char *name, struct bds_dm_info *info);

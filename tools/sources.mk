@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # The sources of bdsadm, in one place for tools/Makefile and the tool
-# tests (tests/tools-unit/Makefile, which builds them with sanitizers).
+# tests (tests/bdsadm/Makefile, which builds them with sanitizers).
 # One file per job: see bdsadm.c and plan.h.
 
 # The code bdsadm shares with the kernel target, compiled into both.

@@ -2,7 +2,7 @@
 /*
  * Choosing the members' weights of a bds-stripe volume (issue 14):
  * pure functions, no I/O, so that the unit tests run them over many
- * inputs (tests/tools-unit/test-choose-weights.c).  bdsadm plan and
+ * inputs (tests/bdsadm/test-choose-weights.c).  bdsadm plan and
  * create call them through plan-weights.c.
  *
  * A weight vector w (w_m 1..255, W = sum w_m, at most wt_max_slots())

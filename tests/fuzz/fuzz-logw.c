@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * libFuzzer target: the dm-log-writes log reader of the power-cut tests
- * (tests/crash/logw.h), which bds-logreplay runs over logs it reads from
+ * (tests/logwrites/logw.h), which bds-logreplay runs over logs it reads from
  * a device.
  *
  * The input is a whole log image.  It is read twice: as it is, and with
@@ -23,7 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../crash/logw.h"
+#include "../logwrites/logw.h"
 
 static void walk(const uint8_t *log, size_t size)
 {

@@ -31,7 +31,7 @@
  *                         weighted layout
  *   weighted_pinned_orders
  *                         weighted slot orders fixed as on-disk format
- *                         (those of tests/unit/test-weights.c)
+ *                         (those of tests/libbds/test-weights.c)
  *   parse_refusals        tables the parser must refuse, and why
  *                         (weights among them)
  *   parse_accepts         tables it must accept, and what it finds
@@ -47,7 +47,7 @@
  *                         weights bds_weights_check() must refuse (or
  *                         accept, with their sum); weights all 1 leave
  *                         the layout as it is, without slot arrays
- *   label_golden          the golden label of tests/unit/label-golden.h,
+ *   label_golden          the golden label of tests/libbds/label-golden.h,
  *                         encoded by the kernel's build of libbds/label.c:
  *                         the crc the userspace golden vector pins
  *                         (0x4a8b05a8), decoded back to the same label, a
@@ -63,7 +63,7 @@
 #include "libbds/label.h"
 #include "libbds/layout.h"
 #include "libbds/table.h"
-#include "../unit/label-golden.h"
+#include "../libbds/label-golden.h"
 
 struct bds_kgeom {
 	u32 chunk;

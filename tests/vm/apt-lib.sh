@@ -10,8 +10,8 @@
 # `set -o pipefail`, and apt-cache writes more than the first record; a
 # reader that left after the first match (awk's exit, grep -m1, head) made
 # apt-cache die of SIGPIPE and the script with it (exit 141), depending on
-# timing.  tests/tools/pipe-readers-test.sh holds these to that, and
-# tests/tools/pipe-lint.pl keeps the pattern out of the tree.
+# timing.  tests/scripts/pipe-readers-test.sh holds these to that, and
+# tests/scripts/pipe-lint.pl keeps the pattern out of the tree.
 #
 # The callers define apt_q (kernel.sh) and sid_cache (kernel-sid.sh):
 # apt-cache with the private apt configuration.

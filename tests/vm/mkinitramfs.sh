@@ -117,7 +117,7 @@ done
 EXEC_LIBS=(libdevmapper.so.1.02.1 libblkid.so.1)
 for l in "${EXEC_LIBS[@]}"; do
 	p=$(ldconfig -p | sed -n "s|^[[:space:]]*$l (libc6,x86-64) => ||p" | sed -n 1p)
-	[ -n "$p" ] || die "host library '$l' not found (tests/tools/setup.sh installs it)"
+	[ -n "$p" ] || die "host library '$l' not found (tests/scripts/setup.sh installs it)"
 	copy_file "$p"
 	copy_libs "$p"
 done

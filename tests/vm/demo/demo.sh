@@ -11,7 +11,7 @@ series=${BDS_DEMO_KERNEL:-6.1}
 out=$top/results/demo
 mkdir -p "$out"
 
-KERNELS=$series "$top/tests/tools/build-all.sh" >&2
+KERNELS=$series "$top/tests/scripts/build-all.sh" >&2
 make -s -C "$top/tools" >&2
 ko=${BDS_CACHE:-$HOME/.cache/bds-stripe}/lint/$series/dm-bds-stripe.ko
 

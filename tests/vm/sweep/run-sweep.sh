@@ -22,7 +22,7 @@ command -v gnuplot >/dev/null || {
 	apt-get install -y gnuplot-nox >&2
 }
 
-KERNELS=$series "$top/tests/tools/build-all.sh" >&2
+KERNELS=$series "$top/tests/scripts/build-all.sh" >&2
 make -s -C "$top/tools" >&2
 ko=${BDS_CACHE:-$HOME/.cache/bds-stripe}/lint/$series/dm-bds-stripe.ko
 topo=$(sed -n 's/^#[[:space:]]*topology:[[:space:]]*//p' "$guest" | sed -n 1p)

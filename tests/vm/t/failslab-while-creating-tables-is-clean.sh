@@ -17,7 +17,7 @@
 # labels (its label buffers are allocations of their own).
 # 1. Every allocation of the constructor in turn, for each table:
 #    `bds-dmload --sweep`
-#    (tests/vm/bin/bds-dmload.c) does what `dmsetup create` does
+#    (tests/vm/programs/bds-dmload.c) does what `dmsetup create` does
 #    (DM_DEV_CREATE, DM_TABLE_LOAD, resume) with /proc/thread-self/fail-nth
 #    armed to N for the table load (the target's constructor and dm's
 #    table code), for N = 1, 2, ... until the N-th slab allocation is past

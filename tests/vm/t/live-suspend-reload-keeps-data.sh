@@ -33,7 +33,7 @@
 # topology: size=1G backing=file ctl=2 ctl=2 ctl=1
 # timeout: 300
 # memory: 1024
-# check-kernels: 6.1 7.2 debug
+# check-kernels: 6.1 7.2
 
 # shellcheck disable=SC1091
 . /bds/guest-lib.sh

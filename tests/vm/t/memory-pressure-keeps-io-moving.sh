@@ -36,7 +36,7 @@
 # topology: size=1G backing=file ctl=2 ctl=2
 # timeout: 420
 # memory: 448
-# check-kernels: 6.1 7.2 debug
+# check-kernels: 6.1 7.2
 # boot: own
 
 # shellcheck disable=SC1091

@@ -16,7 +16,7 @@
 # tables is built to be valid (distinct members, fitting lengths).
 # The first DMSETUP_COUNT tables go through `dmsetup create` itself (a
 # process per table: about 5 per second under TCG); the rest through
-# bds-dmload --batch (tests/vm/bin/bds-dmload.c), which makes the same
+# bds-dmload --batch (tests/vm/programs/bds-dmload.c), which makes the same
 # ioctls (create, load, resume; remove when a step fails, as dmsetup
 # does) from one process.  For every table:
 #   - it is either accepted, and the volume is then removed again, or

@@ -34,7 +34,7 @@
 # timeout: 300
 # memory: 1024
 # append: ima_policy=critical_data ima_template=ima-buf
-# check-kernels: 6.1 7.2 debug
+# check-kernels: 6.1 7.2
 
 # shellcheck disable=SC1091
 . /bds/guest-lib.sh

@@ -3,9 +3,9 @@
 #
 # pipe-lint.sh - part of make lint: no shell script of the project may
 # have a pipeline whose reader can stop before its writer is done
-# (tests/tools/pipe-lint.pl says why and what it flags).
+# (tests/scripts/pipe-lint.pl says why and what it flags).
 #
-# First the checker checks itself on tests/tools/pipe-lint-cases.txt: every
+# First the checker checks itself on tests/scripts/pipe-lint-cases.txt: every
 # case marked "bad" must be flagged and every "good" one must pass, among
 # them the dep_of() and pkgver() that failed with exit 141 on fresh
 # machines (issue 12).  Then
@@ -14,16 +14,16 @@
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
-lint=$top/tests/tools/pipe-lint.pl
+lint=$top/tests/scripts/pipe-lint.pl
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 fail=0
-# The cases (tests/tools/pipe-lint-cases.txt) into one file each, named
+# The cases (tests/scripts/pipe-lint-cases.txt) into one file each, named
 # NAME.bad.sh or NAME.good.sh.
 awk -v dir="$tmp" '
 	/^### (bad|good) / { if (f != "") close(f); f = dir "/" $3 "." $2 ".sh"; next }
-	f != "" { print >f }' "$top/tests/tools/pipe-lint-cases.txt"
+	f != "" { print >f }' "$top/tests/scripts/pipe-lint-cases.txt"
 n=0
 for f in "$tmp"/*.sh; do
 	[ -e "$f" ] || continue

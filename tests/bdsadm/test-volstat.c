@@ -36,7 +36,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tap.h"
+#include "../libbds/tap.h"
 
 /* --- stubs of device-mapper (dm.c) and sysfs (util.c) --------------------- */
 

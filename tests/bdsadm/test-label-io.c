@@ -27,8 +27,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "label-golden.h"
-#include "tap.h"
+#include "../libbds/label-golden.h"
+#include "../libbds/tap.h"
 
 static char path[4096];
 

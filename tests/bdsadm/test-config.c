@@ -22,7 +22,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "tap.h"
+#include "../libbds/tap.h"
 
 static char dir[256], conf[300], mid[300], cmdline[300], crypttab[300];
 static struct bds_conf_paths paths;

@@ -42,7 +42,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tap.h"
+#include "../libbds/tap.h"
 
 #define MAX_FOUND	(3 * BDS_MAX_MEMBERS + 8)
 

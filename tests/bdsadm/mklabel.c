@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * mklabel FILE [OPTION]... - test fixture: make FILE a 2 GiB sparse file
- * carrying the golden label (tests/unit/label-golden.h), both copies, as
+ * carrying the golden label (tests/libbds/label-golden.h), both copies, as
  * bdsadm's label I/O writes them.  Options change the label first:
  *   --member N        the label of member N (0..2) instead of 1
  *   --generation N    generation N
@@ -20,7 +20,7 @@
 #include <unistd.h>
 
 #include "../../tools/label-io.h"
-#include "../unit/label-golden.h"
+#include "../libbds/label-golden.h"
 
 int main(int argc, char **argv)
 {

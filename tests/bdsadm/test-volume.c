@@ -23,8 +23,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../unit/tap.h"
-#include "../unit/label-golden.h"
+#include "../libbds/tap.h"
+#include "../libbds/label-golden.h"
 
 #define UUID "10111213-1415-4617-9819-1a1b1c1d1e1f"
 

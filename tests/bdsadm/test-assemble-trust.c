@@ -45,7 +45,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tap.h"
+#include "../libbds/tap.h"
 
 #define MAXD	64	/* disks in one world */
 #define MAXN	6	/* members of a volume */

@@ -27,7 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../unit/tap.h"
+#include "../libbds/tap.h"
 
 #define GIB	2097152ULL	/* sectors */
 

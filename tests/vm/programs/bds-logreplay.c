@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * bds-logreplay - read and replay a dm-log-writes log (tests/crash/logw.h
+ * bds-logreplay - read and replay a dm-log-writes log (tests/logwrites/logw.h
  * has the format), for the power-cut tests.  Written from the documented
  * format, not from fstests' replay-log.
  *
@@ -32,7 +32,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../../crash/logw.h"
+#include "../../logwrites/logw.h"
 
 static const char *prog = "bds-logreplay";
 

@@ -2,7 +2,7 @@
 /*
  * The golden label: member 1 (the second in table order) of a volume
  * "golden" of 3 members in 2 controller groups (2 + 1), 64 KiB stripe
- * unit, interleaved, on 2 GiB disks.  tests/unit/golden/label-v1.bin is
+ * unit, interleaved, on 2 GiB disks.  tests/libbds/golden/label-v1.bin is
  * this label as version 1 writes it (the primary copy), made once and
  * checked by hand against Documentation/bds-stripe-label.rst; the unit
  * tests decode that file and encode this description back to it byte for
@@ -69,7 +69,7 @@ static inline void golden_label(struct bds_label *l)
  * The weighted golden label: the golden label's volume with weights
  * 3,1,2 (W = 6), so its head says incompat WEIGHTS and member 1's data is
  * its share, a whole number of cycles of one unit each.
- * tests/unit/golden/label-v1-weighted.bin is this label as written.
+ * tests/libbds/golden/label-v1-weighted.bin is this label as written.
  */
 static inline void golden_weighted_label(struct bds_label *l)
 {
@@ -88,7 +88,7 @@ static inline void golden_weighted_label(struct bds_label *l)
 /*
  * The owned golden label: the golden label with an owner, the system ID
  * of a host whose /etc/machine-id is 0123456789abcdef0123456789abcdef, so
- * its head says compat OWNER.  tests/unit/golden/label-v1-owner.bin is
+ * its head says compat OWNER.  tests/libbds/golden/label-v1-owner.bin is
  * this label as written.
  */
 #define GOLDEN_OWNER	"0123456789abcdef0123456789abcdef"
@@ -111,7 +111,7 @@ static inline void golden_owner_label(struct bds_label *l)
  * reached checkpoint 2231: units 0 to 2230 are in the new geometry (the
  * eighth checkpoint of the default schedule, one that (F) forces).  So
  * its head says incompat RESHAPE, and the section holds the old
- * geometry.  tests/unit/golden/label-v1-reshape.bin is this label as
+ * geometry.  tests/libbds/golden/label-v1-reshape.bin is this label as
  * written.
  */
 #define GOLDEN_RESHAPE_POS	2231

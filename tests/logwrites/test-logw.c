@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests of the dm-log-writes log reader (tests/crash/logw.h) and of
- * the replay program built from it (tests/vm/bin/bds-logreplay.c, given
+ * Unit tests of the dm-log-writes log reader (tests/logwrites/logw.h) and of
+ * the replay program built from it (tests/vm/programs/bds-logreplay.c, given
  * as argv[1]).
  *
  * Logs are written here as the kernel's dm-log-writes lays them out (the
@@ -20,8 +20,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "tap.h"
-#include "../crash/logw.h"
+#include "../libbds/tap.h"
+#include "logw.h"
 
 /* --- a log writer, laid out as dm-log-writes does -------------------------- */
 

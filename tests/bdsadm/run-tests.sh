@@ -19,7 +19,7 @@ TOOL=${1:-$here/../../tools/bds-stripe-table}
 TOOL=$(cd "$(dirname "$TOOL")" && pwd)/$(basename "$TOOL")
 . "$here/fixtures.sh"
 
-W=$(mktemp -d "${TMPDIR:-/tmp}/bds-tools-unit.XXXXXX")
+W=$(mktemp -d "${TMPDIR:-/tmp}/bds-bdsadm-tests.XXXXXX")
 trap 'rm -rf "$W"' EXIT
 
 # --- harness -----------------------------------------------------------

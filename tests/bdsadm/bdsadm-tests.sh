@@ -3,7 +3,7 @@
 #
 # Tests of bdsadm examine and wipe on sparse files standing in for member
 # disks (2 GiB, nothing written but the labels), made by mklabel (the
-# golden label of tests/unit/label-golden.h: member 1 of volume "golden",
+# golden label of tests/libbds/label-golden.h: member 1 of volume "golden",
 # 3 members in groups 2+1 on host0/host1).  No root, no device needed.
 #
 # Usage: bdsadm-tests.sh BDSADM MKLABEL

@@ -12,7 +12,7 @@
 #include "../../tools/check.h"
 #include "../../tools/replace.h"
 
-#include "tap.h"
+#include "../libbds/tap.h"
 
 #define MAXLEN	4096
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * A reader of the kernel's dm-log-writes log, for the power-cut tests:
- * pure C, no I/O, shared by the replay program (tests/vm/bin/
+ * pure C, no I/O, shared by the replay program (tests/vm/programs/
  * bds-logreplay.c), its unit test and its fuzzer.
  *
  * The log, as Documentation/admin-guide/device-mapper/log-writes.rst and
