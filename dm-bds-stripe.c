@@ -343,6 +343,30 @@ static int bds_init_layout(struct bds_ctx *sc, const struct bds_args *args)
 	return 0;
 }
 
+/*
+ * A table with "reshape": its words (bds_parse_reshape(), into a
+ * struct too large for the stack) and lengths are checked, so that a
+ * malformed one gets its own reason; then it is refused, since this
+ * target does not map a restripe yet.
+ */
+static int bds_refuse_reshape(struct bds_ctx *sc, const struct bds_args *args,
+			      unsigned int argc, char **argv)
+{
+	struct bds_reshape_args *ra;
+	const char *msg;
+
+	ra = kmalloc(sizeof(*ra), GFP_KERNEL);
+	if (!ra) {
+		sc->ti->error = "Cannot allocate the restripe's arguments";
+		return -ENOMEM;
+	}
+	msg = bds_parse_reshape(args, argc, argv, ra);
+	if (!msg)
+		msg = bds_reshape_check_len(ra, &sc->layout, sc->ti->len);
+	kfree(ra);
+	return bds_refuse(&sc->ti->error, msg ? msg : BDS_MSG_RESHAPE_UNMAPPED);
+}
+
 static int bds_ctr(struct dm_target *ti, unsigned int argc, char **argv)
 {
 	struct bds_args args;
@@ -364,6 +388,10 @@ static int bds_ctr(struct dm_target *ti, unsigned int argc, char **argv)
 	r = bds_init_layout(sc, &args);
 	if (r)
 		goto bad_layout;
+	if (args.reshape_given) {
+		r = bds_refuse_reshape(sc, &args, argc, argv);
+		goto bad_layout;
+	}
 	if (!bds_member_len(&sc->layout, ti->len, &sc->member_len)) {
 		r = bds_refuse(&ti->error, sc->slots ? BDS_MSG_LEN_CYCLE :
 			       BDS_MSG_LEN_WIDTH);

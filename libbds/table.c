@@ -4,6 +4,9 @@
  */
 #include "table.h"
 
+/* The words after "reshape": direction, checkpoint, ..., old members. */
+#define BDS_RESHAPE_VALUES	6
+
 bool bds_parse_u64(const char *s, u64 *out)
 {
 	u64 v = 0;
@@ -96,6 +99,17 @@ static const char *bds_parse_opt_args(struct bds_args *a, unsigned int argc,
 	if (nr < argc - i - 1)
 		return "Unexpected words after the optional arguments";
 	for (i++; i < argc; i++) {
+		if (!strcasecmp(argv[i], "reshape")) {
+			/* its words are bds_parse_reshape()'s */
+			if (a->reshape_given)
+				return BDS_MSG_RESHAPE_TWICE;
+			if (argc - i - 1 < BDS_RESHAPE_VALUES)
+				return BDS_MSG_RESHAPE_NOVALUE;
+			a->reshape_given = true;
+			a->reshape_at = i;
+			i += BDS_RESHAPE_VALUES;
+			continue;
+		}
 		if (!strcasecmp(argv[i], "weights")) {
 			const char *msg;
 
@@ -133,6 +147,9 @@ static const char *bds_parse_opt_args(struct bds_args *a, unsigned int argc,
 			return "Invalid layout: accepted values are interleave and sequential";
 		a->mode_given = true;
 	}
+	/* a restripe is of a labelled volume: its labels record it */
+	if (a->reshape_given && !a->volume_given)
+		return BDS_MSG_RESHAPE_NOVOLUME;
 	return NULL;
 }
 
@@ -181,6 +198,208 @@ const char *bds_parse_table(struct bds_args *a, unsigned int argc,
 	return bds_parse_opt_args(a, argc, argv);
 }
 
+/*
+ * Digits at *@s, *@s moved past them: false if there are none.  *@v is
+ * their number; *@big is set instead when it does not fit 64 bits.
+ */
+static bool bds_read_digits(const char **s, u64 *v, bool *big)
+{
+	const char *p = *s;
+	u64 n = 0;
+
+	*big = false;
+	for (; *p >= '0' && *p <= '9'; p++) {
+		u32 d = (u32)(*p - '0');
+
+		if (*big || n > (~0ULL - d) / 10)
+			*big = true;
+		else
+			n = n * 10 + d;
+	}
+	*v = n;
+	if (p == *s)
+		return false;
+	*s = p;
+	return true;
+}
+
+/*
+ * <old_group_sizes>: as "weights", decimal numbers separated by single
+ * commas, read from the left: one per old group, each at least 1, the
+ * old members they add up to at most BDS_MAX_MEMBERS.
+ */
+static const char *bds_parse_old_groups(struct bds_reshape_args *r,
+					const char *s)
+{
+	bool big;
+	u64 v;
+
+	for (;;) {
+		if (!bds_read_digits(&s, &v, &big) || (*s && *s != ','))
+			return BDS_MSG_RESHAPE_GROUPS_BAD;
+		if (r->old_nr_groups == BDS_MAX_GROUPS)
+			return BDS_MSG_RESHAPE_GROUPS_MANY;
+		if (!big && !v)
+			return BDS_MSG_RESHAPE_GROUP_EMPTY;
+		if (big || v > BDS_MAX_MEMBERS - r->old_nr_members)
+			return BDS_MSG_RESHAPE_GROUPS_MEMBERS;
+		r->old_group_size[r->old_nr_groups++] = (u32)v;
+		r->old_nr_members += (u32)v;
+		if (!*s++)
+			return NULL;
+	}
+}
+
+/*
+ * <old_members>: <index>:<offset>:<weight> per old member, separated by
+ * single commas, read from the left: each entry's form, then its place
+ * in the count, then its index (a table member, not listed before), its
+ * offset (64 bits), its weight (1..255).
+ */
+static const char *bds_parse_old_members(const struct bds_args *a,
+					 struct bds_reshape_args *r,
+					 const char *s)
+{
+	u32 seen[BDS_MAX_MEMBERS / 32] = { 0 }, i, m;
+	bool big_i, big_o, big_w;
+	u64 idx, off, w;
+
+	for (i = 0;; i++) {
+		if (!bds_read_digits(&s, &idx, &big_i) || *s++ != ':' ||
+		    !bds_read_digits(&s, &off, &big_o) || *s++ != ':' ||
+		    !bds_read_digits(&s, &w, &big_w) || (*s && *s != ','))
+			return BDS_MSG_RESHAPE_MEMBERS_BAD;
+		if (i == r->old_nr_members)
+			return BDS_MSG_RESHAPE_MEMBERS_COUNT;
+		if (big_i || idx >= a->nr_members)
+			return BDS_MSG_RESHAPE_MEMBER_INDEX;
+		m = (u32)idx;
+		if (seen[m / 32] & 1U << (m % 32))
+			return BDS_MSG_RESHAPE_MEMBER_TWICE;
+		if (big_o)
+			return BDS_MSG_RESHAPE_MEMBER_OFFSET;
+		if (big_w || !w || w > BDS_MAX_WEIGHT)
+			return BDS_MSG_RESHAPE_MEMBER_WEIGHT;
+		seen[m / 32] |= 1U << (m % 32);
+		r->old_member[i] = (u8)m;
+		r->old_offset[i] = off;
+		r->old_weight[i] = (u32)w;
+		if (!*s++)
+			break;
+	}
+	return i + 1 == r->old_nr_members ? NULL : BDS_MSG_RESHAPE_MEMBERS_COUNT;
+}
+
+const char *bds_reshape_old_layout(struct bds_layout *l, u64 chunk,
+				   const struct bds_reshape_args *r,
+				   u32 *nr_slots)
+{
+	enum bds_geom_err err;
+
+	err = bds_layout_init(l, chunk, r->old_group_size, r->old_nr_groups,
+			      r->old_mode);
+	if (err == BDS_OK)
+		err = bds_weights_check(l, r->old_weight, nr_slots);
+	switch (err) {
+	case BDS_OK:
+		return NULL;
+	case BDS_ERR_CHUNK_ZERO:
+	case BDS_ERR_CHUNK_ALIGN:
+	case BDS_ERR_CHUNK_TOO_BIG:
+		return bds_geom_error(err);	/* the table's own chunk */
+	/* what bds_parse_reshape() refuses in the words already */
+	case BDS_ERR_NO_GROUPS:
+		return BDS_MSG_RESHAPE_GROUPS_BAD;
+	case BDS_ERR_TOO_MANY_GROUPS:
+		return BDS_MSG_RESHAPE_GROUPS_MANY;
+	case BDS_ERR_EMPTY_GROUP:
+		return BDS_MSG_RESHAPE_GROUP_EMPTY;
+	case BDS_ERR_TOO_MANY_MEMBERS:
+		return BDS_MSG_RESHAPE_GROUPS_MEMBERS;
+	case BDS_ERR_BAD_MODE:
+		return BDS_MSG_RESHAPE_LAYOUT;
+	case BDS_ERR_WEIGHT_RANGE:
+		return BDS_MSG_RESHAPE_MEMBER_WEIGHT;
+	/* the old geometry's own limits */
+	case BDS_ERR_WIDTH_TOO_BIG:
+		return BDS_MSG_RESHAPE_OLD_WIDTH;
+	case BDS_ERR_WEIGHT_SUM:
+		return BDS_MSG_RESHAPE_OLD_WEIGHT_SUM;
+	case BDS_ERR_WEIGHT_SEQUENTIAL:
+		return BDS_MSG_RESHAPE_OLD_SEQUENTIAL;
+	case BDS_ERR_CYCLE_TOO_BIG:
+		return BDS_MSG_RESHAPE_OLD_CYCLE;
+	}
+	return bds_reshape_error(BDS_RESHAPE_ERR_LAYOUT);
+}
+
+const char *bds_parse_reshape(const struct bds_args *a, unsigned int argc,
+			      char **argv, struct bds_reshape_args *r)
+{
+	struct bds_layout l;
+	const char *msg;
+	u32 nr_slots;
+	char **w;
+
+	memset(r, 0, sizeof(*r));
+	if (!a->reshape_given)
+		return NULL;
+	if (a->reshape_at >= argc ||
+	    argc - a->reshape_at - 1 < BDS_RESHAPE_VALUES)
+		return BDS_MSG_RESHAPE_NOVALUE;
+	w = argv + a->reshape_at + 1;
+	if (!strcasecmp(w[0], "forward"))
+		r->dir = BDS_RESHAPE_FORWARD;
+	else if (!strcasecmp(w[0], "backward"))
+		r->dir = BDS_RESHAPE_BACKWARD;
+	else
+		return BDS_MSG_RESHAPE_DIR;
+	if (!bds_parse_u64(w[1], &r->checkpoint))
+		return BDS_MSG_RESHAPE_CKPT;
+	if (!bds_parse_u64(w[2], &r->new_sectors))
+		return BDS_MSG_RESHAPE_NEWLEN_BAD;
+	if (!r->new_sectors)
+		return BDS_MSG_RESHAPE_NEWLEN_ZERO;
+	msg = bds_parse_old_groups(r, w[3]);
+	if (msg)
+		return msg;
+	if (!strcasecmp(w[4], "interleave"))
+		r->old_mode = BDS_LAYOUT_INTERLEAVE;
+	else if (!strcasecmp(w[4], "sequential"))
+		r->old_mode = BDS_LAYOUT_SEQUENTIAL;
+	else
+		return BDS_MSG_RESHAPE_LAYOUT;
+	msg = bds_parse_old_members(a, r, w[5]);
+	if (msg)
+		return msg;
+	return bds_reshape_old_layout(&l, a->chunk, r, &nr_slots);
+}
+
+const char *bds_reshape_check_len(const struct bds_reshape_args *r,
+				  const struct bds_layout *l, u64 len)
+{
+	u32 m, w = 0, rem;
+
+	for (m = 0; m < r->old_nr_members; m++)
+		w += r->old_weight[m];
+	/*
+	 * chunk x W of the old geometry fits 32 bits even in bytes:
+	 * bds_reshape_old_layout() checked it.
+	 */
+	if (w)
+		bds_div(len, l->chunk * w, &rem);
+	if (!w || !len || rem)
+		return BDS_MSG_RESHAPE_LEN_OLD_CYCLE;
+	bds_div(r->new_sectors, bds_cycle(l), &rem);
+	if (rem)
+		return BDS_MSG_RESHAPE_NEWLEN_CYCLE;
+	if (r->new_sectors < len)
+		return BDS_MSG_RESHAPE_SHRINK;
+	if (r->checkpoint > bds_div(len, l->chunk, &rem))
+		return BDS_MSG_RESHAPE_CKPT_PAST;
+	return NULL;
+}
+
 void bds_uuid_text(const u8 *u, char *out)
 {
 	static const char hex[] = "0123456789abcdef";
@@ -226,6 +445,7 @@ size_t bds_table_write(char *buf, size_t size, const struct bds_args *a,
 		       const struct bds_table_members *mb)
 {
 	bool seq = a->mode != BDS_LAYOUT_INTERLEAVE, w = weighted(a);
+	const struct bds_reshape_args *r = a->reshape_given ? a->reshape : NULL;
 	char uuid[BDS_UUID_TEXT];
 	size_t len = 0;
 	u32 g, d, m = 0;
@@ -240,9 +460,10 @@ size_t bds_table_write(char *buf, size_t size, const struct bds_args *a,
 			emit(buf, size, &len, " %s %llu", mb->dev(mb->ctx, m),
 			     (unsigned long long)mb->offset(mb->ctx, m));
 	}
-	if (seq || a->volume_given || w)
+	if (seq || a->volume_given || w || r)
 		emit(buf, size, &len, " %u",
-		     (seq ? 2 : 0) + (a->volume_given ? 2 : 0) + (w ? 2 : 0));
+		     (seq ? 2 : 0) + (a->volume_given ? 2 : 0) + (w ? 2 : 0) +
+		     (r ? BDS_RESHAPE_VALUES + 1 : 0));
 	if (seq)
 		emit(buf, size, &len, " layout sequential");
 	if (a->volume_given) {
@@ -251,5 +472,22 @@ size_t bds_table_write(char *buf, size_t size, const struct bds_args *a,
 	}
 	for (m = 0; w && m < a->nr_members; m++)
 		emit(buf, size, &len, "%s%u", m ? "," : " weights ", a->weight[m]);
+	if (r) {
+		emit(buf, size, &len, " reshape %s %llu %llu",
+		     r->dir == BDS_RESHAPE_BACKWARD ? "backward" : "forward",
+		     (unsigned long long)r->checkpoint,
+		     (unsigned long long)r->new_sectors);
+		for (g = 0; g < r->old_nr_groups; g++)
+			emit(buf, size, &len, "%c%u", g ? ',' : ' ',
+			     r->old_group_size[g]);
+		emit(buf, size, &len, " %s",
+		     r->old_mode == BDS_LAYOUT_SEQUENTIAL ? "sequential" :
+		     "interleave");
+		for (m = 0; m < r->old_nr_members; m++)
+			emit(buf, size, &len, "%c%u:%llu:%u", m ? ',' : ' ',
+			     r->old_member[m],
+			     (unsigned long long)r->old_offset[m],
+			     r->old_weight[m]);
+	}
 	return len;
 }

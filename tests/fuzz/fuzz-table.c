@@ -19,7 +19,18 @@
  *    applying the kernel's checks in the same order.
  * Then, as bds_ctr() does, bds_layout_init() and bds_member_len(); a
  * refused geometry must leave the layout untouched, an accepted one must
- * pass the checks of fuzz-check.h.  Any disagreement calls abort().
+ * pass the checks of fuzz-check.h.
+ *
+ * A table with "reshape" (a restripe's) also goes through the kernel's
+ * second pass, bds_parse_reshape(), and model_reshape() below, which must
+ * agree on the reason or on every value; its old geometry, built by
+ * bds_reshape_old_layout(), passes the same checks as the new one; with
+ * a length given, bds_reshape_check_len() and model_reshape_len() must
+ * agree, and the old length maps through the old geometry.
+ *
+ * Every accepted table is written back by bds_table_write() and parsed
+ * again: the same values, and written again the same text.  Any
+ * disagreement calls abort().
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -47,6 +58,23 @@ struct model_args {
 	u32 weight[BDS_MAX_MEMBERS];
 	unsigned int first_member;
 	unsigned int opt_start;
+	bool reshape_given;
+	unsigned int reshape_at;
+	u32 nr_members;
+};
+
+/* The values of "reshape", as the documentation gives them. */
+struct model_reshape {
+	u32 dir;			/* 0 forward, 1 backward */
+	u64 checkpoint;
+	u64 new_sectors;
+	u32 nr_groups;
+	u32 group_size[BDS_MAX_GROUPS];
+	u32 mode;
+	u32 nr_members;
+	u32 member[BDS_MAX_MEMBERS];
+	u64 offset[BDS_MAX_MEMBERS];
+	u32 weight[BDS_MAX_MEMBERS];
 };
 
 /* Documentation "Errors", the table-shape reasons. */
@@ -60,7 +88,7 @@ struct model_args {
 #define E_OPT_NUM	"Invalid number of optional arguments: not an unsigned decimal number"
 #define E_OPT_FEW	"Not enough optional arguments: fewer words than <#opt_args> says"
 #define E_OPT_MANY	"Unexpected words after the optional arguments"
-#define E_OPT_UNKNOWN	"Unknown optional argument: accepted are 'layout <interleave|sequential>', 'volume <uuid>' and 'weights <w0,w1,...>'"
+#define E_OPT_UNKNOWN	"Unknown optional argument: accepted are 'layout <interleave|sequential>', 'volume <uuid>', 'weights <w0,w1,...>' and 'reshape ...'"
 #define E_W_TWICE	"Optional argument 'weights' given more than once"
 #define E_W_NOVALUE	"Optional argument 'weights' needs a value: one weight per member, comma-separated"
 #define E_W_BAD		"Invalid weights: expected unsigned decimal numbers separated by single commas"
@@ -71,6 +99,32 @@ struct model_args {
 #define E_OPT_TWICE	"Optional argument 'layout' given more than once"
 #define E_OPT_NOVALUE	"Optional argument 'layout' needs a value: interleave or sequential"
 #define E_OPT_BADVALUE	"Invalid layout: accepted values are interleave and sequential"
+#define E_R_NOVALUE	"Optional argument 'reshape' needs 6 values: <forward|backward> <checkpoint_units> <new_sectors> <old_group_sizes> <old_layout> <old_members>"
+#define E_R_TWICE	"Optional argument 'reshape' given more than once"
+#define E_R_NOVOLUME	"Optional argument 'reshape' needs 'volume <uuid>': only a labelled volume is restriped"
+#define E_R_DIR		"Invalid restripe direction: accepted values are forward and backward"
+#define E_R_CKPT	"Invalid restripe checkpoint: not an unsigned decimal number of stripe units"
+#define E_R_NEW_NUM	"Invalid restripe new length: not an unsigned decimal number of sectors"
+#define E_R_NEW_ZERO	"Invalid restripe new length: must be greater than 0"
+#define E_R_G_BAD	"Invalid restripe old group sizes: expected unsigned decimal numbers separated by single commas"
+#define E_R_G_MANY	"Invalid restripe old group sizes: at most 32 groups are supported"
+#define E_R_G_EMPTY	"Invalid restripe old group size: each group must have at least 1 member"
+#define E_R_G_MEMBERS	"Invalid restripe old group sizes: at most 128 members are supported"
+#define E_R_LAYOUT	"Invalid restripe old layout: accepted values are interleave and sequential"
+#define E_R_M_BAD	"Invalid restripe old members: expected <index>:<offset>:<weight> entries separated by single commas"
+#define E_R_M_COUNT	"Invalid restripe old members: the list must give exactly one entry per old member (the sum of the old group sizes)"
+#define E_R_M_INDEX	"Invalid restripe old member: its index is not a member of the table"
+#define E_R_M_TWICE	"Invalid restripe old members: a table member is listed more than once"
+#define E_R_M_OFFSET	"Invalid restripe old member: its offset does not fit 64 bits"
+#define E_R_M_WEIGHT	"Invalid restripe old member: its weight must be 1 to 255"
+#define E_R_OLD_WIDTH	"Old stripe width too large: chunk x old members in bytes exceeds 32 bits"
+#define E_R_OLD_SUM	"Old weights too large: their sum must be at most 1024"
+#define E_R_OLD_SEQ	"Old weights need old layout interleave: sequential gives equal shares"
+#define E_R_OLD_CYCLE	"Old weighted cycle too large: chunk x sum of old weights in bytes exceeds 32 bits"
+#define E_R_LEN_OLD	"Target length is not a multiple of the old cycle (chunk x sum of old weights)"
+#define E_R_LEN_NEW	"Restripe new length is not a multiple of the cycle (chunk x sum of weights)"
+#define E_R_SHRINK	"Restripe new length is below the target length: a restripe never shrinks a volume"
+#define E_R_CKPT_PAST	"Invalid restripe checkpoint: beyond the stripe units of the target length"
 
 /* ASCII case-insensitive comparison, as the kernel's strcasecmp(). */
 static bool word_is(const char *w, const char *lower)
@@ -208,6 +262,7 @@ static const char *model_parse(struct model_args *a, unsigned int argc,
 		}
 	}
 	a->opt_start = i;
+	a->nr_members = total;
 	for (d = 0; d < total; d++)
 		a->weight[d] = 1;
 
@@ -228,6 +283,17 @@ static const char *model_parse(struct model_args *a, unsigned int argc,
 		for (o = 0; o < nopt; o++) {
 			const char *w = argv[i + 1 + o];
 
+			/* "reshape" and the 6 words after it, whatever they are */
+			if (word_is(w, "reshape")) {
+				if (a->reshape_given)
+					return E_R_TWICE;
+				if (nopt - o - 1 < 6)
+					return E_R_NOVALUE;
+				a->reshape_given = true;
+				a->reshape_at = i + 1 + o;
+				o += 6;
+				continue;
+			}
 			if (word_is(w, "weights")) {
 				const char *e;
 
@@ -267,6 +333,214 @@ static const char *model_parse(struct model_args *a, unsigned int argc,
 			given = true;
 		}
 	}
+	if (a->reshape_given && !a->volume_given)
+		return E_R_NOVOLUME;
+	return NULL;
+}
+
+/*
+ * One decimal field, @len characters at @p: false if it is empty or
+ * holds anything but digits; *@over when its value does not fit 64 bits.
+ */
+static bool model_number(const char *p, size_t len, u64 *v, bool *over)
+{
+	size_t c;
+
+	if (!len || strspn(p, "0123456789") < len)
+		return false;
+	*v = 0;
+	*over = false;
+	for (c = 0; c < len; c++) {
+		unsigned int d = (unsigned int)(p[c] - '0');
+
+		if (*v > (UINT64_MAX - d) / 10)
+			*over = true;
+		if (!*over)
+			*v = *v * 10 + d;
+	}
+	return true;
+}
+
+/* The length of the comma-separated element at @p. */
+static size_t element_len(const char *p)
+{
+	const char *e = strchr(p, ',');
+
+	return e ? (size_t)(e - p) : strlen(p);
+}
+
+/*
+ * "<old_group_sizes>", from the documentation: elements cut at commas,
+ * read from the left; the first that is not a number is refused as
+ * such, then a 33rd group, a group of 0, a running sum above 128.
+ */
+static const char *model_old_groups(struct model_reshape *r, const char *p)
+{
+	for (;;) {
+		size_t len = element_len(p);
+		bool over;
+		u64 v;
+
+		if (!model_number(p, len, &v, &over))
+			return E_R_G_BAD;
+		if (r->nr_groups == 32)
+			return E_R_G_MANY;
+		if (!over && v == 0)
+			return E_R_G_EMPTY;
+		if (over || r->nr_members + v > 128)
+			return E_R_G_MEMBERS;
+		r->group_size[r->nr_groups++] = (u32)v;
+		r->nr_members += (u32)v;
+		if (!p[len])
+			return NULL;
+		p += len + 1;
+	}
+}
+
+/*
+ * "<old_members>": entries cut at commas, each cut at colons into
+ * exactly three numbers; read from the left, an entry's form, then one
+ * entry too many, then its index (below the table's members, not seen
+ * before), its offset (64 bits), its weight (1..255); in the end, too
+ * few entries.
+ */
+static const char *model_old_members(const struct model_args *a,
+				     struct model_reshape *r, const char *p)
+{
+	bool seen[BDS_MAX_MEMBERS] = { false };
+	u32 k = 0;
+
+	for (;;) {
+		size_t len = element_len(p), f1, f2;
+		const char *c1, *c2;
+		bool oi, oo, ow;
+		u64 idx, off, w;
+
+		c1 = memchr(p, ':', len);
+		c2 = c1 ? memchr(c1 + 1, ':', len - (size_t)(c1 + 1 - p)) : NULL;
+		if (!c2 || memchr(c2 + 1, ':', len - (size_t)(c2 + 1 - p)))
+			return E_R_M_BAD;
+		f1 = (size_t)(c1 - p);
+		f2 = (size_t)(c2 - c1 - 1);
+		if (!model_number(p, f1, &idx, &oi) ||
+		    !model_number(c1 + 1, f2, &off, &oo) ||
+		    !model_number(c2 + 1, len - f1 - f2 - 2, &w, &ow))
+			return E_R_M_BAD;
+		if (k == r->nr_members)
+			return E_R_M_COUNT;
+		if (oi || idx >= a->nr_members)
+			return E_R_M_INDEX;
+		if (seen[idx])
+			return E_R_M_TWICE;
+		if (oo)
+			return E_R_M_OFFSET;
+		if (ow || w < 1 || w > 255)
+			return E_R_M_WEIGHT;
+		seen[idx] = true;
+		r->member[k] = (u32)idx;
+		r->offset[k] = off;
+		r->weight[k] = (u32)w;
+		k++;
+		if (!p[len])
+			break;
+		p += len + 1;
+	}
+	return k == r->nr_members ? NULL : E_R_M_COUNT;
+}
+
+static enum bds_geom_err model_weights_geom(const struct bds_layout *l,
+					    const u32 *w, u32 n);
+
+/*
+ * The second pass: the 6 values of "reshape", in their order, then the
+ * old geometry as the documentation's limits have it (a chunk refused as
+ * the table's, the rest with the old geometry's reasons).
+ */
+static const char *model_reshape(const struct model_args *a, char **argv,
+				 struct model_reshape *r)
+{
+	char **w = argv + a->reshape_at + 1;
+	struct bds_layout fake;
+	enum bds_geom_err e;
+	const char *msg;
+	bool over;
+
+	memset(r, 0, sizeof(*r));
+	if (word_is(w[0], "forward"))
+		r->dir = 0;
+	else if (word_is(w[0], "backward"))
+		r->dir = 1;
+	else
+		return E_R_DIR;
+	if (!model_number(w[1], strlen(w[1]), &r->checkpoint, &over) || over)
+		return E_R_CKPT;
+	if (!model_number(w[2], strlen(w[2]), &r->new_sectors, &over) || over)
+		return E_R_NEW_NUM;
+	if (r->new_sectors == 0)
+		return E_R_NEW_ZERO;
+	msg = model_old_groups(r, w[3]);
+	if (msg)
+		return msg;
+	if (word_is(w[4], "interleave"))
+		r->mode = 0;
+	else if (word_is(w[4], "sequential"))
+		r->mode = 1;
+	else
+		return E_R_LAYOUT;
+	msg = model_old_members(a, r, w[5]);
+	if (msg)
+		return msg;
+
+	e = fuzz_expected_geom(a->chunk, r->group_size, r->nr_groups, r->mode);
+	if (e == BDS_OK) {
+		fake.chunk = (u32)a->chunk;
+		fake.mode = (enum bds_order_mode)r->mode;
+		e = model_weights_geom(&fake, r->weight, r->nr_members);
+	}
+	switch (e) {
+	case BDS_OK:
+		return NULL;
+	case BDS_ERR_CHUNK_ZERO:
+	case BDS_ERR_CHUNK_ALIGN:
+	case BDS_ERR_CHUNK_TOO_BIG:
+		return bds_geom_error(e);
+	case BDS_ERR_WIDTH_TOO_BIG:
+		return E_R_OLD_WIDTH;
+	case BDS_ERR_WEIGHT_SUM:
+		return E_R_OLD_SUM;
+	case BDS_ERR_WEIGHT_SEQUENTIAL:
+		return E_R_OLD_SEQ;
+	case BDS_ERR_CYCLE_TOO_BIG:
+		return E_R_OLD_CYCLE;
+	default:
+		return "model: the words let through an impossible old geometry";
+	}
+}
+
+/*
+ * The lengths, from the documentation: <length> whole old cycles (chunk
+ * x sum of the old weights), <new_sectors> whole cycles of the table's
+ * weights and not below <length>, the checkpoint at most <length> /
+ * chunk.
+ */
+static const char *model_reshape_len(const struct model_args *a,
+				     const struct model_reshape *r, u64 len)
+{
+	u64 wo = 0, wn = 0;
+	u32 m;
+
+	for (m = 0; m < r->nr_members; m++)
+		wo += r->weight[m];
+	for (m = 0; m < a->nr_members; m++)
+		wn += a->weight[m];
+	if (len == 0 || len % (a->chunk * wo))
+		return E_R_LEN_OLD;
+	if (r->new_sectors % (a->chunk * wn))
+		return E_R_LEN_NEW;
+	if (r->new_sectors < len)
+		return E_R_SHRINK;
+	if (r->checkpoint > len / a->chunk)
+		return E_R_CKPT_PAST;
 	return NULL;
 }
 
@@ -328,14 +602,97 @@ static void fuzz_check_slots(const struct bds_layout *l, const u32 *w,
 		FUZZ_CHECK(cnt[m] == w[m] && bds_weight(l, m) == w[m],
 			   "member %u: %u slots, weight %u", m, cnt[m], w[m]);
 }
+
+/* The words of a written table, split again, and its members' words. */
+static char out[2 * MAX_INPUT + 64], again[2 * MAX_INPUT + 64];
+static char *out_words[MAX_WORDS];
+static const char *member_dev[BDS_MAX_MEMBERS];
+static u64 member_off[BDS_MAX_MEMBERS];
+
+static const char *fuzz_dev(const void *ctx, u32 m)
+{
+	(void)ctx;
+	return member_dev[m];
+}
+
+static u64 fuzz_offset(const void *ctx, u32 m)
+{
+	(void)ctx;
+	return member_off[m];
+}
+
+/*
+ * Write the accepted table @ka (its restripe @kr when given) and parse
+ * the text again: the same values, the same member words, and the same
+ * text written again.
+ */
+static void check_round_trip(const struct bds_args *ka,
+			     const struct bds_reshape_args *kr, char **argv)
+{
+	static struct bds_reshape_args r2;
+	const struct bds_table_members mb = { fuzz_dev, fuzz_offset, NULL };
+	struct bds_args a = *ka, a2;
+	unsigned int n = 0, g, d, i, m = 0;
+	const char *err;
+	size_t len, len2;
+	char *p, *save;
+	u64 off;
+
+	for (g = 0, i = ka->first_member; g < ka->nr_groups; g++, i++)
+		for (d = 0; d < ka->group_size[g]; d++, m++, i += 2) {
+			member_dev[m] = argv[i];
+			bds_parse_u64(argv[i + 1], &member_off[m]);
+		}
+	a.reshape = ka->reshape_given ? kr : NULL;
+	len = bds_table_write(out, sizeof(out), &a, &mb);
+	FUZZ_CHECK(len < sizeof(out) && len == strlen(out),
+		   "written table of %zu bytes", len);
+	memcpy(again, out, len + 1);
+	for (p = strtok_r(again, " ", &save); p && n < MAX_WORDS;
+	     p = strtok_r(NULL, " ", &save))
+		out_words[n++] = p;
+	err = bds_parse_table(&a2, n, out_words);
+	if (!err && a2.reshape_given)
+		err = bds_parse_reshape(&a2, n, out_words, &r2);
+	FUZZ_CHECK(!err, "written table refused: %s\n%s", err, out);
+	FUZZ_CHECK(a2.chunk == ka->chunk && a2.nr_groups == ka->nr_groups &&
+		   a2.mode == ka->mode && a2.nr_members == ka->nr_members &&
+		   a2.volume_given == ka->volume_given &&
+		   (!a2.volume_given ||
+		    !memcmp(a2.volume_uuid, ka->volume_uuid, 16)) &&
+		   !memcmp(a2.group_size, ka->group_size,
+			   ka->nr_groups * sizeof(u32)) &&
+		   !memcmp(a2.weight, ka->weight,
+			   ka->nr_members * sizeof(u32)) &&
+		   a2.reshape_given == ka->reshape_given &&
+		   (!a2.reshape_given || !memcmp(&r2, kr, sizeof(r2))),
+		   "written table reads back otherwise:\n%s", out);
+	for (g = 0, m = 0, i = a2.first_member; g < a2.nr_groups; g++, i++)
+		for (d = 0; d < a2.group_size[g]; d++, m++, i += 2)
+			FUZZ_CHECK(!strcmp(out_words[i], member_dev[m]) &&
+				   bds_parse_u64(out_words[i + 1], &off) &&
+				   off == member_off[m],
+				   "member %u written as %s %s", m, out_words[i],
+				   out_words[i + 1]);
+	a2.reshape = a2.reshape_given ? &r2 : NULL;
+	len2 = bds_table_write(again, sizeof(again), &a2, &mb);
+	FUZZ_CHECK(len2 == len && !strcmp(again, out),
+		   "written twice, two texts:\n%s\n%s", out, again);
+}
+
 static char buf[MAX_INPUT + 1];
 static char *words[MAX_WORDS];
 
+static struct bds_slot old_slots[BDS_MAX_SLOTS];
+static u16 old_slot_of[BDS_MAX_SLOTS];
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+	static struct bds_reshape_args kres;
+	static struct model_reshape mres;
 	struct bds_args kargs;
 	struct model_args margs;
-	struct bds_layout layout, before;
+	struct bds_layout layout, before, old_layout;
 	unsigned int argc = 0, nseeds = 0, g, i;
 	const char *merr;
 	const char *kerr;
@@ -404,7 +761,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		   (!kargs.volume_given ||
 		    !memcmp(kargs.volume_uuid, margs.volume_uuid, 16)) &&
 		   kargs.first_member == margs.first_member &&
-		   kargs.opt_start == margs.opt_start,
+		   kargs.opt_start == margs.opt_start &&
+		   kargs.nr_members == margs.nr_members &&
+		   kargs.reshape_given == margs.reshape_given &&
+		   (!kargs.reshape_given ||
+		    kargs.reshape_at == margs.reshape_at),
 		   "parsers disagree on an accepted table");
 	for (g = 0; g < kargs.nr_groups; g++)
 		FUZZ_CHECK(kargs.group_size[g] == margs.group_size[g],
@@ -442,6 +803,49 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	bds_layout_weigh(&layout, kargs.weight, nr_slots, slots, slot_of);
 	fuzz_check_slots(&layout, kargs.weight, nr_slots);
 
+	/* A restripe's words, as bds_ctr() reads them after the layout. */
+	if (kargs.reshape_given) {
+		u32 k, old_slots_nr;
+
+		kerr = bds_parse_reshape(&kargs, argc, argv, &kres);
+		merr = model_reshape(&margs, argv, &mres);
+		if (verbose)
+			fprintf(stderr, "table: reshape %s\n",
+				kerr ? kerr : "accepted");
+		FUZZ_CHECK((kerr == NULL) == (merr == NULL) &&
+			   (!kerr || !strcmp(kerr, merr)),
+			   "reshape: kernel parser '%s', model '%s'",
+			   kerr ? kerr : "accepts", merr ? merr : "accepts");
+		if (kerr)
+			return 0;
+		FUZZ_CHECK((u32)kres.dir == mres.dir &&
+			   kres.checkpoint == mres.checkpoint &&
+			   kres.new_sectors == mres.new_sectors &&
+			   kres.old_nr_groups == mres.nr_groups &&
+			   (u32)kres.old_mode == mres.mode &&
+			   kres.old_nr_members == mres.nr_members,
+			   "reshape: parsers disagree on the values");
+		for (k = 0; k < kres.old_nr_groups; k++)
+			FUZZ_CHECK(kres.old_group_size[k] == mres.group_size[k],
+				   "reshape: old group %u", k);
+		for (k = 0; k < kres.old_nr_members; k++)
+			FUZZ_CHECK(kres.old_member[k] == mres.member[k] &&
+				   kres.old_offset[k] == mres.offset[k] &&
+				   kres.old_weight[k] == mres.weight[k],
+				   "reshape: old member %u", k);
+
+		/* the old geometry passes the new one's checks */
+		kerr = bds_reshape_old_layout(&old_layout, kargs.chunk, &kres,
+					      &old_slots_nr);
+		FUZZ_CHECK(!kerr, "accepted old geometry refused: %s", kerr);
+		fuzz_check_order(&old_layout, kargs.chunk, kres.old_group_size,
+				 kres.old_nr_groups, (u32)kres.old_mode);
+		bds_layout_weigh(&old_layout, kres.old_weight, old_slots_nr,
+				 old_slots, old_slot_of);
+		fuzz_check_slots(&old_layout, kres.old_weight, old_slots_nr);
+	}
+	check_round_trip(&kargs, &kres, argv);
+
 	/* The member words sit where bds_ctr() will look for them. */
 	for (g = 0, i = kargs.first_member; g < kargs.nr_groups; g++, i++) {
 		FUZZ_CHECK(i - 1 < argc, "group %u: #devs word past the end", g);
@@ -451,7 +855,33 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	FUZZ_CHECK(i - 1 == kargs.opt_start, "opt_start %u, groups end at %u",
 		   kargs.opt_start, i - 1);
 
-	if (len_given) {
+	/* sample values: the numbers in the table, and hashes of it */
+	for (i = 0; i < (unsigned int)argc && nseeds < 8; i++) {
+		u64 v;
+
+		if (bds_parse_u64(argv[i], &v))
+			seeds[nseeds++] = v;
+	}
+	while (nseeds < 16) {
+		seeds[nseeds] = fuzz_hash(data, size, 100 + nseeds);
+		nseeds++;
+	}
+
+	if (len_given && kargs.reshape_given) {
+		/* <length> is the old one; the volume grows to new_sectors */
+		kerr = bds_reshape_check_len(&kres, &layout, len);
+		merr = model_reshape_len(&margs, &mres, len);
+		if (verbose && kerr)
+			fprintf(stderr, "table: %s\n", kerr);
+		FUZZ_CHECK((kerr == NULL) == (merr == NULL) &&
+			   (!kerr || !strcmp(kerr, merr)),
+			   "reshape lengths: kernel '%s', model '%s'",
+			   kerr ? kerr : "accepts", merr ? merr : "accepts");
+		if (kerr)
+			return 0;
+		fuzz_check_mapping(&old_layout, len, seeds, nseeds);
+		len = kres.new_sectors;
+	} else if (len_given) {
 		bool ok = bds_member_len(&layout, len, &member_len);
 
 		FUZZ_CHECK(ok == (len % bds_cycle(&layout) == 0),
@@ -465,17 +895,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		len = fuzz_pick_len(&layout, fuzz_hash(data, size, 1));
 	}
 
-	/* sample values: the numbers in the table, and hashes of it */
-	for (i = 0; i < (unsigned int)argc && nseeds < 8; i++) {
-		u64 v;
-
-		if (bds_parse_u64(argv[i], &v))
-			seeds[nseeds++] = v;
-	}
-	while (nseeds < 16) {
-		seeds[nseeds] = fuzz_hash(data, size, 100 + nseeds);
-		nseeds++;
-	}
 	fuzz_check_mapping(&layout, len, seeds, nseeds);
 	return 0;
 }

@@ -36,6 +36,13 @@
  *                         (weights among them)
  *   parse_accepts         tables it must accept, and what it finds
  *                         (the weights too)
+ *   parse_reshape         a restripe's "reshape" words through both
+ *                         passes (bds_parse_table(), bds_parse_reshape()
+ *                         into a kmalloc'd struct, as the target does):
+ *                         a reason of its own for each malformed word,
+ *                         the values of accepted ones, the lengths
+ *                         (bds_reshape_check_len()), and the text
+ *                         bds_table_write() gives back, word for word
  *   geometry_refusals     geometries bds_layout_init() must refuse, and
  *                         weights bds_weights_check() must refuse (or
  *                         accept, with their sum); weights all 1 leave
@@ -656,6 +663,22 @@ static void bds_test_weighted_pinned_orders(struct kunit *test)
 	bds_expect_slots(test, &t2, o_t2, ARRAY_SIZE(o_t2));
 }
 
+/* The writer's members: device words and offsets of a test table. */
+struct bds_kmembers {
+	const char *const *dev;
+	const u64 *offset;
+};
+
+static const char *bds_kmember_dev(const void *ctx, u32 m)
+{
+	return ((const struct bds_kmembers *)ctx)->dev[m];
+}
+
+static u64 bds_kmember_offset(const void *ctx, u32 m)
+{
+	return ((const struct bds_kmembers *)ctx)->offset[m];
+}
+
 /* Split @line into words and run the parser over them. */
 static const char *bds_kparse(struct kunit *test, const char *line,
 			      struct bds_args *a)
@@ -829,6 +852,151 @@ static void bds_test_parse_accepts(struct kunit *test)
 					    "table \"%s\": weight %u",
 					    bds_weights_accepted[i].table, m);
 	}
+}
+
+/* Both passes over @line, as bds_ctr() runs them: NULL or the reason. */
+static const char *bds_kparse_reshape(struct kunit *test, const char *line,
+				      struct bds_args *a,
+				      struct bds_reshape_args *r)
+{
+	char **argv;
+	const char *err;
+	int argc = 0;
+
+	argv = argv_split(GFP_KERNEL, line, &argc);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, argv);
+	err = bds_parse_table(a, argc, argv);
+	if (!err)
+		err = bds_parse_reshape(a, argc, argv, r);
+	argv_free(argv);
+	return err;
+}
+
+#define BDS_KUUID "10111213-1415-4617-9819-1a1b1c1d1e1f"
+/* three members grown to four, as Documentation/bds-stripe.rst has it */
+#define BDS_KGROW "128 2 2 8:16 128 8:32 128 2 8:48 128 8:64 2048 9 volume " BDS_KUUID
+
+static const struct {
+	const char *table;
+	const char *error;
+} bds_reshape_refused[] = {
+	{ "128 1 1 /dev/a 0 8 volume " BDS_KUUID " reshape forward 0 1024 1 interleave",
+	  BDS_MSG_RESHAPE_NOVALUE },
+	{ "128 1 1 /dev/a 0 7 reshape forward 0 1024 1 interleave 0:2048:1",
+	  BDS_MSG_RESHAPE_NOVOLUME },
+	{ "128 1 1 /dev/a 0 16 volume " BDS_KUUID
+	  " reshape forward 0 128 1 interleave 0:2048:1 reshape forward 0 128 1 interleave 0:2048:1",
+	  BDS_MSG_RESHAPE_TWICE },
+	{ BDS_KGROW " reshape sideways 0 1024 2,1 interleave 0:2048:1,1:2048:1,2:2048:1",
+	  BDS_MSG_RESHAPE_DIR },
+	{ BDS_KGROW " reshape forward 0x0 1024 2,1 interleave 0:2048:1,1:2048:1,2:2048:1",
+	  BDS_MSG_RESHAPE_CKPT },
+	{ BDS_KGROW " reshape forward 0 -1024 2,1 interleave 0:2048:1,1:2048:1,2:2048:1",
+	  BDS_MSG_RESHAPE_NEWLEN_BAD },
+	{ BDS_KGROW " reshape forward 0 0 2,1 interleave 0:2048:1,1:2048:1,2:2048:1",
+	  BDS_MSG_RESHAPE_NEWLEN_ZERO },
+	{ BDS_KGROW " reshape forward 0 1024 2,,1 interleave 0:2048:1,1:2048:1,2:2048:1",
+	  BDS_MSG_RESHAPE_GROUPS_BAD },
+	{ BDS_KGROW " reshape forward 0 1024 2,0 interleave 0:2048:1,1:2048:1,2:2048:1",
+	  BDS_MSG_RESHAPE_GROUP_EMPTY },
+	{ BDS_KGROW " reshape forward 0 1024 100,29 interleave 0:2048:1,1:2048:1,2:2048:1",
+	  BDS_MSG_RESHAPE_GROUPS_MEMBERS },
+	{ BDS_KGROW " reshape forward 0 1024 1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1 interleave 0:2048:1",
+	  BDS_MSG_RESHAPE_GROUPS_MANY },
+	{ BDS_KGROW " reshape forward 0 1024 2,1 raid0 0:2048:1,1:2048:1,2:2048:1",
+	  BDS_MSG_RESHAPE_LAYOUT },
+	{ BDS_KGROW " reshape forward 0 1024 2,1 interleave 0:2048:1,1:2048,2:2048:1",
+	  BDS_MSG_RESHAPE_MEMBERS_BAD },
+	{ BDS_KGROW " reshape forward 0 1024 2,1 interleave 0:2048:1,1:2048:1",
+	  BDS_MSG_RESHAPE_MEMBERS_COUNT },
+	{ BDS_KGROW " reshape forward 0 1024 2,1 interleave 0:2048:1,4:2048:1,2:2048:1",
+	  BDS_MSG_RESHAPE_MEMBER_INDEX },
+	{ BDS_KGROW " reshape forward 0 1024 2,1 interleave 0:2048:1,2:2048:1,2:2048:1",
+	  BDS_MSG_RESHAPE_MEMBER_TWICE },
+	{ BDS_KGROW " reshape forward 0 1024 2,1 interleave 0:2048:1,1:18446744073709551616:1,2:2048:1",
+	  BDS_MSG_RESHAPE_MEMBER_OFFSET },
+	{ BDS_KGROW " reshape forward 0 1024 2,1 interleave 0:2048:1,1:2048:256,2:2048:1",
+	  BDS_MSG_RESHAPE_MEMBER_WEIGHT },
+	{ BDS_KGROW " reshape forward 0 1024 2,1 sequential 0:2048:1,1:2048:2,2:2048:1",
+	  BDS_MSG_RESHAPE_OLD_SEQUENTIAL },
+};
+
+static void bds_test_parse_reshape(struct kunit *test)
+{
+	static const char *grow = BDS_KGROW
+		" reshape forward 65536 16760832 2,1 interleave 0:2048:1,1:2048:1,2:2048:1";
+	static const char *back = "8 1 2 8:16 24 8:32 24 11 volume " BDS_KUUID
+		" weights 1,3 RESHAPE Backward 4 64 2 interleave 0:2048:3,1:2048:1";
+	static const char *const names[] = { "8:16", "8:32", "8:48", "8:64" };
+	static const u64 offsets[] = { 128, 128, 128, 2048 };
+	struct bds_reshape_args *r;
+	struct bds_layout *l;
+	struct bds_args a;
+	const char *err;
+	char *buf;
+	u32 i, w;
+
+	r = kunit_kzalloc(test, sizeof(*r), GFP_KERNEL);
+	l = kunit_kzalloc(test, sizeof(*l), GFP_KERNEL);
+	buf = kunit_kzalloc(test, 512, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, r);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, l);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, buf);
+
+	for (i = 0; i < ARRAY_SIZE(bds_reshape_refused); i++) {
+		err = bds_kparse_reshape(test, bds_reshape_refused[i].table,
+					 &a, r);
+		if (!err) {
+			KUNIT_FAIL(test, "accepted \"%s\"",
+				   bds_reshape_refused[i].table);
+			continue;
+		}
+		KUNIT_EXPECT_STREQ_MSG(test, err, bds_reshape_refused[i].error,
+				       "table \"%s\"",
+				       bds_reshape_refused[i].table);
+	}
+
+	/* the documentation's grow: 2,1 -> 2,2, 65536 units copied */
+	KUNIT_ASSERT_NULL(test, bds_kparse_reshape(test, grow, &a, r));
+	KUNIT_EXPECT_TRUE(test, a.reshape_given);
+	KUNIT_EXPECT_EQ(test, a.reshape_at, 15U);
+	KUNIT_EXPECT_EQ(test, r->dir, BDS_RESHAPE_FORWARD);
+	KUNIT_EXPECT_EQ(test, r->checkpoint, 65536ULL);
+	KUNIT_EXPECT_EQ(test, r->new_sectors, 16760832ULL);
+	KUNIT_EXPECT_EQ(test, r->old_nr_groups, 2U);
+	KUNIT_EXPECT_EQ(test, r->old_nr_members, 3U);
+	KUNIT_EXPECT_EQ(test, r->old_member[2], 2);
+	KUNIT_EXPECT_EQ(test, r->old_offset[1], 2048ULL);
+	KUNIT_EXPECT_EQ(test, r->old_weight[0], 1U);
+	KUNIT_ASSERT_EQ(test, bds_layout_init(l, a.chunk, a.group_size,
+					      a.nr_groups, a.mode), BDS_OK);
+	KUNIT_ASSERT_EQ(test, bds_weights_check(l, a.weight, &w), BDS_OK);
+	KUNIT_EXPECT_NULL(test, bds_reshape_check_len(r, l, 12570624));
+	KUNIT_EXPECT_STREQ(test, bds_reshape_check_len(r, l, 12570624 + 128),
+			   BDS_MSG_RESHAPE_LEN_OLD_CYCLE);
+	KUNIT_EXPECT_STREQ(test, bds_reshape_check_len(r, l, 16761216),
+			   BDS_MSG_RESHAPE_SHRINK);
+	KUNIT_EXPECT_STREQ(test, bds_reshape_check_len(r, l, 384 * 170),
+			   BDS_MSG_RESHAPE_CKPT_PAST);
+
+	/* written back word for word (the devices as "major:minor") */
+	{
+		const struct bds_table_members mb = {
+			bds_kmember_dev, bds_kmember_offset,
+			&(const struct bds_kmembers){ names, offsets }
+		};
+
+		a.reshape = r;
+		KUNIT_EXPECT_EQ(test, bds_table_write(buf, 512, &a, &mb),
+				strlen(grow));
+		KUNIT_EXPECT_STREQ(test, buf, grow);
+	}
+
+	/* words in any case; a re-weighting, backward */
+	KUNIT_ASSERT_NULL(test, bds_kparse_reshape(test, back, &a, r));
+	KUNIT_EXPECT_EQ(test, r->dir, BDS_RESHAPE_BACKWARD);
+	KUNIT_EXPECT_EQ(test, r->old_weight[0], 3U);
+	KUNIT_EXPECT_EQ(test, a.weight[1], 3U);
 }
 
 static void bds_test_label_golden(struct kunit *test)
@@ -1014,6 +1182,7 @@ static struct kunit_case bds_layout_cases[] = {
 	KUNIT_CASE(bds_test_weighted_pinned_orders),
 	KUNIT_CASE(bds_test_parse_refusals),
 	KUNIT_CASE(bds_test_parse_accepts),
+	KUNIT_CASE(bds_test_parse_reshape),
 	KUNIT_CASE(bds_test_geometry_refusals),
 	KUNIT_CASE(bds_test_label_golden),
 	{}

@@ -252,7 +252,7 @@ refuse "1 layout" "Optional argument 'layout' needs a value: interleave or seque
 	"0 $L2 $B 128 1 $G2 1 layout"
 refuse "2 layout diagonal" "Invalid layout: accepted values are interleave and sequential" \
 	"0 $L2 $B 128 1 $G2 2 layout diagonal"
-R="Unknown optional argument: accepted are 'layout <interleave|sequential>', 'volume <uuid>' and 'weights <w0,w1,...>'"
+R="Unknown optional argument: accepted are 'layout <interleave|sequential>', 'volume <uuid>', 'weights <w0,w1,...>' and 'reshape ...'"
 refuse "2 foo bar" "$R" "0 $L2 $B 128 1 $G2 2 foo bar"
 refuse "2 sequential layout" "$R" "0 $L2 $B 128 1 $G2 2 sequential layout"
 R="Optional argument 'layout' given more than once"
