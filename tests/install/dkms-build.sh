@@ -97,8 +97,10 @@ tree=$tmp/tree
 mkdir -p "$tree/tools"
 cp -r "$top/Makefile" "$top/Kbuild" "$top/$mod.c" "$top/$mod.h" "$top/libbds" \
 	"$top/dkms.conf" "$tree/"
-cp "$top/tools/Makefile" "$top/tools/sources.mk" "$top"/tools/*.in "$top"/tools/*.c "$top"/tools/*.h \
-	"$top"/tools/*.8 "$top"/tools/*.5 "$tree/tools/"
+# Every file of tools/ (a list of patterns here missed the man page of
+# section 5 and then the example configuration), without what a build left.
+cp -r "$top/tools/." "$tree/tools/"
+make -s -C "$tree/tools" clean >/dev/null
 
 src=$tmp/src
 dkmstree=$tmp/dkms

@@ -13,7 +13,7 @@
 . /bds/guest-lib.sh
 
 SUITE=bds-stripe-layout
-CASES=11
+CASES=12
 RES=/sys/kernel/debug/kunit/$SUITE/results
 
 [ -d /sys/kernel/debug/kunit ] || skip "no KUnit in this kernel (needs the debug kernel)"
