@@ -175,10 +175,12 @@ for series in ${BDS_DKMS_KERNELS:-6.1 6.12}; do
 	ok $? "$series: staged usr/local/sbin/bdsadm"
 	[ -f "$stage/usr/local/share/man/man8/bdsadm.8" ]
 	ok $? "$series: staged usr/local/share/man/man8/bdsadm.8"
-	grep -q '^ENV{BDS_VOLUME_UUID}=="?\*", RUN+="/usr/local/sbin/bdsadm incremental \$devnode"$' \
-		"$stage/lib/udev/rules.d/69-bds-stripe.rules"
+	grep -q '^RUN+="/usr/local/sbin/bdsadm incremental \$devnode"$' \
+		"$stage/lib/udev/rules.d/69-bds-stripe.rules" &&
+		grep -q '^IMPORT{program}="/usr/local/sbin/bdsadm examine --export \$devnode"$' \
+			"$stage/lib/udev/rules.d/69-bds-stripe.rules"
 	ok $? "$series: staged lib/udev/rules.d/69-bds-stripe.rules, naming the installed bdsadm"
-	grep -q '^ExecStart=/usr/local/sbin/bdsadm assemble --scan$' \
+	grep -q '^ExecStart=/usr/local/sbin/bdsadm assemble --scan --auto$' \
 		"$stage/lib/systemd/system/bds-stripe-assemble.service"
 	ok $? "$series: staged lib/systemd/system/bds-stripe-assemble.service"
 	run "make-uninstall-$series" make -C "$tree" --no-print-directory uninstall \
