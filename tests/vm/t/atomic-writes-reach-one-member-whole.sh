@@ -119,6 +119,7 @@ if [ ! -e "/sys/block/$(bds_dev $DMV)/queue/atomic_write_unit_max_bytes" ]; then
 		[ ! -e "/sys/block/$SD_0/queue/atomic_write_unit_max_bytes" ]
 	expect_eq "$(atomic $DMV 0 65536 7)" "refused ENOTSUP" \
 		"$(uname -r): RWF_ATOMIC is unknown to this kernel"
+	bds_dm_remove $V
 	pass "$(uname -r) has no atomic writes: nothing to offer"
 fi
 
@@ -138,6 +139,7 @@ if [ "$KV" -lt 614 ]; then
 	expect_eq "$VOL" "0 0 0 0" "$(uname -r): the volume offers no atomic writes"
 	expect_eq "$(atomic $DMV 0 65536 7)" "refused ENOTSUP" \
 		"$(uname -r): an atomic write to the volume is refused (EOPNOTSUPP)"
+	bds_dm_remove $V
 	pass "$(uname -r): members offer atomic writes, device-mapper passes none"
 fi
 
