@@ -104,6 +104,27 @@ grun_said() { echo "bds-check: $1: $2"; }
 # grun_modules: the loaded modules' names, sorted.
 grun_modules() { cut -d' ' -f1 /proc/modules | sort; }
 
+# grun_not_kept [FIELD]: stdin without the lines whose FIELD-th
+# "/"-separated field (whole line when none) names a module the kernel
+# kept during the run (/run/bds/kept.mods, see grun_unload).  awk loads
+# the list itself, so an empty or missing list drops nothing.
+grun_not_kept() {
+	awk -v f="${1:-0}" '
+		BEGIN {
+			while ((getline l <"/run/bds/kept.mods") > 0)
+				k[l] = 1
+		}
+		{
+			n = $0
+			if (f > 0) {
+				split($0, p, "/")
+				n = p[f]
+			}
+			if (!(n in k))
+				print
+		}'
+}
+
 # grun_disks: the kernel names of the topology's disks, one a line.
 grun_disks() {
 	for _l in /dev/bds/c*d*; do
@@ -117,10 +138,10 @@ grun_disks() {
 grun_snapshot() {
 	{
 		echo "## modules"
-		grun_modules
+		grun_modules | grun_not_kept
 		echo "## module parameters"
 		sed 's|^\([^ ]*\) .*|/sys/module/\1/parameters|' /proc/modules |
-			xargs grep -r . 2>/dev/null | sort
+			xargs grep -r . 2>/dev/null | grun_not_kept 4 | sort
 		echo "## mounts"
 		cat /proc/mounts
 		echo "## swaps"
@@ -190,6 +211,23 @@ grun_crypto_pinned() {
 	grep -x "module       : $1" /proc/crypto >/dev/null 2>&1
 }
 
+# grun_held_by_kept MODULE: MODULE has holders, and every one of them is a
+# module the kernel keeps (crct10dif_common under crct10dif_generic).
+grun_held_by_kept() {
+	_hs=$(ls "/sys/module/$1/holders" 2>/dev/null)
+	[ -n "$_hs" ] || return 1
+	for _h in $_hs; do
+		grep -x -F "$_h" /run/bds/kept.mods >/dev/null 2>&1 || return 1
+	done
+}
+
+# grun_keep MODULE: MODULE stays loaded for the rest of the boot, and the
+# checks leave it out from now on.
+grun_keep() {
+	echo "$1" >>/run/bds/check.mods
+	echo "$1" >>/run/bds/kept.mods
+}
+
 # grun_unload NAME: unload what the test left loaded.  Every module not
 # loaded before the first test (dm_bds_stripe among them) must have a use
 # count of 0, apart from the modules that use it, and is unloaded, users
@@ -203,6 +241,10 @@ grun_unload() {
 	while [ -n "$_left" ] && [ "$_pass" -lt 10 ]; do
 		_again=""
 		for _m in $_left; do
+			if grun_held_by_kept "$_m"; then
+				grun_keep "$_m"
+				continue
+			fi
 			if [ -n "$(ls "/sys/module/$_m/holders" 2>/dev/null)" ]; then
 				_again="$_again $_m"
 				continue
@@ -213,7 +255,7 @@ grun_unload() {
 				# built-in crc-t10dif takes crct10dif_generic as
 				# soon as it loads): it stays, as in any boot that
 				# loaded it; not the test's.
-				echo "$_m" >>/run/bds/check.mods
+				grun_keep "$_m"
 				continue
 			fi
 			if [ "$_rc" != 0 ]; then
@@ -313,6 +355,7 @@ grun_main() {
 	rc=1
 	GRUN_N=$(grep -c . /bds/plan)
 	grun_modules >/run/bds/check.mods
+	: >/run/bds/kept.mods
 	if grep -q ' 1 [01]$' /bds/plan; then
 		grun_snapshot "$GRUN_BASE"
 	fi
