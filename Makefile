@@ -174,10 +174,15 @@ soak:
 # background by debug-kernel-bg), and the host's steps CHECK_HOST_JOBS,
 # each beside one guest.
 CHECK_HOST_JOBS ?= fuzz-smoke lint install-check deb-check
-check: setup debug-kernel-bg unit vm-check-ci
+# The unit stage builds its programs (ASan, UBSan) on every core.
+UNIT_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+check: setup debug-kernel-bg unit-all-cores vm-check-ci
+
+unit-all-cores:
+	$(MAKE) -j$(UNIT_JOBS) unit
 
 vm-check-ci: setup
-	KERNELS="$(filter-out debug,$(KERNELS)) debug" BDS_KUNIT=1 \
+	BDS_SAMPLE=1 KERNELS="$(filter-out debug,$(KERNELS)) debug" BDS_KUNIT=1 \
 		BDS_HOST_JOBS="$(CHECK_HOST_JOBS)" tests/vm/run-suite
 
 # make check-all: make check with every VM test on every kernel.
@@ -205,7 +210,7 @@ check-debug: setup
 # "check-kernels" header names debug (README says what each covers).
 debug-ci: setup
 	tests/debug/build-kernel.sh >/dev/null
-	KERNELS=debug BDS_KUNIT=1 tests/vm/run-suite
+	BDS_SAMPLE=1 KERNELS=debug BDS_KUNIT=1 tests/vm/run-suite
 
 # Starts the debug kernel's build (about 21 minutes of CPU, nothing once
 # cached) in the background at nice 5: a guest keeps one core and the
@@ -219,7 +224,7 @@ debug-kernel-bg: setup
 	BDS_NICE=5 nohup tests/debug/build-kernel.sh \
 		>$(BDS_CACHE)/debug-build-bg.log 2>&1 </dev/null &
 
-.PHONY: check-debug debug-ci debug-kernel-bg vm-check-ci check-all check-repeat vm-times
+.PHONY: check-debug debug-ci debug-kernel-bg vm-check-ci unit-all-cores check-all check-repeat vm-times
 
 demo: setup
 	tests/vm/demo/demo.sh

@@ -21,6 +21,9 @@
 #   BDS_TIME_SCALE   how much slower than on a stock kernel the guest is
 #                    taken to run: 1, or 4 on the debug kernel (for a
 #                    test's own bounds on hangs: bds_scaled)
+#   BDS_SAMPLE       1 under make check: a test with a long sweep over cases
+#                    of one kind (failslab's allocation sites) runs a fixed
+#                    sample of them; 0 (make check-debug, check-all): all
 #   DM_DISABLE_UDEV  1 (no udev in the guest)
 #
 # Exit codes understood by the harness: 0 pass, 1 fail, 77 skip.

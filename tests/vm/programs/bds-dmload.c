@@ -5,7 +5,7 @@
  * process, for the VM tests.
  *
  * usage: bds-dmload --batch NAME <TABLES
- *        bds-dmload --sweep NAME TABLE MAXN DISK...
+ *        bds-dmload --sweep[=STRIDE] NAME TABLE MAXN DISK...
  *
  * --batch reads lines "V|START LENGTH TARGET PARAMS..." from stdin and, for
  * each, does what `dmsetup create` does (create, load, resume; the device
@@ -22,7 +22,9 @@
  * table code) made to fail (/proc/thread-self/fail-nth), for N = 1, 2, ...
  * MAXN, in one process (a shell loop forks dozens of processes per step,
  * which takes tens of seconds on a KASAN kernel under emulation), until
- * the armed fault is no longer consumed.  After each step it checks what a
+ * the armed fault is no longer consumed; with STRIDE, only every
+ * STRIDE-th site: N = 1, 1 + STRIDE, 1 + 2 * STRIDE, ... (a sample, for
+ * make check; the last step still consumes no fault).  After each step it checks what a
  * clean refusal means: a failed step set an errno; a failed load left no inactive table; a
  * volume that was made reports health all 'A' (the second word of its
  * status); once the device is removed, it is gone, no DISK (a name in
@@ -30,7 +32,7 @@
  * Prints one line per step,
  *   n=<N> step=<S> errno=<E> injected=<0|1>
  * a line "problem: n=<N> ..." for each failed check, and at the end
- *   sweep: steps=<N> sites=<S> problems=<P>
+ *   sweep: steps=<N> sites=<S> problems=<P> last=<the last N>
  * where sites is the number of steps whose fault was consumed.  Exit
  * status 0 when P is 0 and the last step consumed no fault and succeeded.
  */
@@ -224,9 +226,10 @@ static const char *sweep_step(int ctl, int fn, const char *name, const char *tab
 	return *err ? "resume" : "done";
 }
 
-static int sweep(const char *name, const char *table, int maxn, char **disks, int ndisks)
+static int sweep(const char *name, const char *table, int maxn, int stride,
+		 char **disks, int ndisks)
 {
-	int ctl, fn, n, i, err = 0, problems = 0, sites = 0;
+	int ctl, fn, n, i, err = 0, problems = 0, sites = 0, steps = 0;
 	const char *step = "none";
 	struct dm_ioctl *io;
 	long remaining = -1;
@@ -237,7 +240,8 @@ static int sweep(const char *name, const char *table, int maxn, char **disks, in
 		perror("bds-dmload: /dev/mapper/control or fail-nth");
 		return 2;
 	}
-	for (n = 1; n <= maxn; n++) {
+	for (n = 1; n <= maxn; n += stride) {
+		steps++;
 		step = sweep_step(ctl, fn, name, table, n, &err, &remaining);
 		printf("n=%d step=%s errno=%d injected=%d\n", n, step, err, remaining == 0);
 		if (strcmp(step, "done") && !err) {
@@ -281,7 +285,8 @@ static int sweep(const char *name, const char *table, int maxn, char **disks, in
 			break;
 		sites++;
 	}
-	printf("sweep: steps=%d sites=%d problems=%d\n", n > maxn ? maxn : n, sites, problems);
+	printf("sweep: steps=%d sites=%d problems=%d last=%d\n", steps, sites, problems,
+	       n > maxn ? maxn : n);
 	close(fn);
 	close(ctl);
 	return problems || n > maxn || strcmp(step, "done") ? 1 : 0;
@@ -292,8 +297,11 @@ int main(int argc, char **argv)
 	if (argc == 3 && !strcmp(argv[1], "--batch"))
 		return batch(argv[2]);
 	if (argc >= 5 && !strcmp(argv[1], "--sweep"))
-		return sweep(argv[2], argv[3], atoi(argv[4]), argv + 5, argc - 5);
+		return sweep(argv[2], argv[3], atoi(argv[4]), 1, argv + 5, argc - 5);
+	if (argc >= 5 && !strncmp(argv[1], "--sweep=", 8) && atoi(argv[1] + 8) > 0)
+		return sweep(argv[2], argv[3], atoi(argv[4]), atoi(argv[1] + 8),
+			     argv + 5, argc - 5);
 	fprintf(stderr, "usage: %s --batch NAME <TABLES\n"
-		"       %s --sweep NAME TABLE MAXN DISK...\n", argv[0], argv[0]);
+		"       %s --sweep[=STRIDE] NAME TABLE MAXN DISK...\n", argv[0], argv[0]);
 	return 2;
 }

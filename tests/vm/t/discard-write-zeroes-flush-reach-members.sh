@@ -26,7 +26,7 @@
 # topology: ctl=2 ctl=2 ctl=1
 # timeout: 300
 # memory: 1024
-# check-kernels: 6.1 7.2 debug
+# check-kernels: 6.1 7.2
 
 # Variables named VAR_<n> are set and read through eval.
 # shellcheck disable=SC1091,SC2154

@@ -28,7 +28,7 @@
 # topology: ctl=2 ctl=1
 # timeout: 300
 # exec: bds-mklabels
-# check-kernels: 6.1 7.2 debug
+# check-kernels: 6.1 7.2
 
 # shellcheck disable=SC1091
 . /bds/guest-lib.sh

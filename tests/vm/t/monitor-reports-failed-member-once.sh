@@ -35,7 +35,7 @@
 # topology: size=512M backing=file ctl=2 ctl=2
 # timeout: 240
 # memory: 1024
-# check-kernels: 6.1 7.2
+# check-kernels: 6.1
 
 # shellcheck disable=SC1091
 . /bds/guest-lib.sh

@@ -25,7 +25,7 @@
 # topology: ctl=4 ctl=2 ctl=2
 # timeout: 300
 # memory: 1024
-# check-kernels: 6.1 6.12 7.2 debug
+# check-kernels: 6.1 6.12 7.2
 
 # Variables named VAR_<n> are set and read through eval.
 # shellcheck disable=SC1091,SC2154

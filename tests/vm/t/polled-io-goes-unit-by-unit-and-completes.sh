@@ -24,7 +24,7 @@
 # topology:
 # timeout: 240
 # memory: 1024
-# check-kernels: 6.1 6.12 7.2 debug
+# check-kernels: 6.1 6.12 7.2
 
 # shellcheck disable=SC1091
 . /bds/guest-lib.sh

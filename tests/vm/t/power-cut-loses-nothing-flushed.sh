@@ -56,7 +56,7 @@
 # timeout: 600
 # memory: 1536
 # exec: bds-logreplay bds-crashload
-# check-kernels: 6.1 7.2
+# check-kernels: 6.1
 
 # shellcheck disable=SC1091,SC2154,SC2086,SC2034
 . /bds/guest-lib.sh

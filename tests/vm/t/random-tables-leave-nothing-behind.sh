@@ -34,7 +34,7 @@
 # timeout: 420
 # memory: 1024
 # exec: bds-dmload
-# check-kernels: 6.1 7.2
+# check-kernels: 6.1
 
 # shellcheck disable=SC1091
 . /bds/guest-lib.sh

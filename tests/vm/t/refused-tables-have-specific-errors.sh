@@ -29,7 +29,7 @@
 #
 # topology: ctl=2 ctl=2
 # timeout: 300
-# check-kernels: 6.1 7.2 debug
+# check-kernels: 6.1 7.2
 
 # shellcheck disable=SC1091
 . /bds/guest-lib.sh

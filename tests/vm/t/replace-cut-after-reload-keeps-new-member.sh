@@ -14,6 +14,7 @@
 # reboot-topology: ctl=c1d0+c1d1 ctl=c0d0+c0d1
 # timeout: 240
 # kernels: 6.1
+# check-kernels: none
 
 # shellcheck disable=SC1091
 . /bds/guest-lib.sh

@@ -28,6 +28,7 @@
 #
 # topology: size=512M ctl=2 ctl=2
 # kernels: 6.1 7.2
+# check-kernels: 6.1
 # timeout: 400
 
 # shellcheck disable=SC1091

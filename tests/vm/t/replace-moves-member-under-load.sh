@@ -23,6 +23,7 @@
 #
 # topology: ctl=2 ctl=2
 # kernels: 6.1 7.2
+# check-kernels: 6.1
 # timeout: 400
 
 # shellcheck disable=SC1091

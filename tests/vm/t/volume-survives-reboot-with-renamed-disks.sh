@@ -30,7 +30,7 @@
 # topology: size=1G ctl=4 ctl=2 ctl=2
 # reboot-topology: ctl=c2d1+c0d2+c1d0 ctl=c0d3+c0d1+c2d0 ctl=c1d1+c0d0
 # timeout: 240
-# check-kernels: 6.1 7.2
+# check-kernels: 6.1
 
 # shellcheck disable=SC1091
 . /bds/guest-lib.sh

@@ -31,6 +31,7 @@
 # topology: ctl=1/size=512M+1/size=1G ctl=1/size=512M+1/size=1G ctl=1/size=1G
 # timeout: 420
 # kernels: 6.1 7.2
+# check-kernels: 6.1
 
 # shellcheck disable=SC1091
 . /bds/guest-lib.sh
