@@ -18,7 +18,11 @@
 #     offset (k div 2) * 4 KiB), across the 1 MiB and 2 MiB boundaries where
 #     the requests were cut.
 #
-# topology: ctl=1 ctl=1
+# The volume is c0d0 and c1d0 of the common 2 + 2 topology (the other two
+# disks stay unused), so that the test shares its boot with the others of
+# that topology.
+#
+# topology: ctl=2 ctl=2
 # timeout: 240
 # memory: 1024
 # check-kernels: 6.1 6.12 7.2 debug

@@ -26,7 +26,7 @@
 #     string still shows the D;
 #   - the volume is removed, nothing holds the disks, the module unloads.
 #
-# topology: size=512M backing=file ctl=2 ctl=2
+# topology: ctl=2 ctl=2
 # timeout: 240
 # memory: 1536
 # kernels: debug

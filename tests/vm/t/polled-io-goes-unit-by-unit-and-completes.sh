@@ -21,7 +21,10 @@
 # sleeping in atomic context (null_blk's bug, not the target's); the
 # target's polled path is still run and counted there.
 #
-# topology:
+# The test uses no disk of the topology: it declares the common 2 + 2
+# one only so that it shares its boot with the tests of that topology.
+#
+# topology: ctl=2 ctl=2
 # timeout: 240
 # memory: 1024
 # check-kernels: 6.1 6.12 7.2
