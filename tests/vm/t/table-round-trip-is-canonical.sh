@@ -20,7 +20,7 @@
 #
 # topology: ctl=4 ctl=2 ctl=2
 # timeout: 300
-# check-kernels: 6.1 7.2
+# check-kernels: 6.1
 
 # shellcheck disable=SC1091
 . /bds/guest-lib.sh

@@ -32,7 +32,7 @@
 # topology: size=1G backing=file ctl=4 ctl=2 ctl=2
 # timeout: 420
 # memory: 1536
-# check-kernels: 6.1 7.2
+# check-kernels: 6.1
 
 # Variables named VAR_<n> are set and read through eval.
 # shellcheck disable=SC1091,SC2154
