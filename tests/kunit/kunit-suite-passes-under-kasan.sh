@@ -1,12 +1,18 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# Guest side of the KUnit run (tests/kunit/run): load the KUnit module
-# given as the test module (KUnit runs its suite on load), then read the
-# suite's KTAP result from debugfs: the suite and each of its cases must
-# be "ok", none "not ok"; the module must unload.
+# The KUnit suite passes on the debug kernel (KASAN, lockdep, kmemleak):
+# load the KUnit module (tests/kunit/build; the harness puts it in
+# /bds/bin), which runs its suite on load, then read the suite's KTAP
+# result from debugfs: the suite and each of its cases must be "ok", none
+# "not ok"; the module must unload.  tests/kunit/run runs it in a boot of
+# its own; make check (tests/vm/run-suite, BDS_KUNIT=1) in the debug
+# kernel's boot of the common topology, whose disks it does not use.
 #
+# topology: ctl=2 ctl=2
 # timeout: 120
+# kernels: debug
+# check-kernels: debug
 # memory: 1024
 
 # shellcheck disable=SC1091
@@ -17,8 +23,9 @@ CASES=12
 RES=/sys/kernel/debug/kunit/$SUITE/results
 
 [ -d /sys/kernel/debug/kunit ] || skip "no KUnit in this kernel (needs the debug kernel)"
-[ -n "$BDS_MODULE" ] || fail "no KUnit module given (vm-run -m)"
-run insmod "$BDS_MODULE"
+KO=/bds/bin/bds_stripe_kunit.ko
+[ -r $KO ] || fail "no $KO (vm-run -x)"
+run insmod $KO
 [ -r "$RES" ] || fail "no $RES after insmod"
 cat "$RES" >/tmp/ktap
 sed 's/^/ktap: /' /tmp/ktap
