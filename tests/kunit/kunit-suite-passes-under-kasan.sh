@@ -3,11 +3,12 @@
 #
 # The KUnit suite passes on the debug kernel (KASAN, lockdep, kmemleak):
 # load the KUnit module (tests/kunit/build; the harness puts it in
-# /bds/bin), which runs its suite on load, then read the suite's KTAP
-# result from debugfs: the suite and each of its cases must be "ok", none
-# "not ok"; the module must unload.  tests/kunit/run runs it in a boot of
-# its own; make check (tests/vm/run-suite, BDS_KUNIT=1) in the debug
-# kernel's boot of the common topology, whose disks it does not use.
+# /lib/bds, vm-run -e), which runs its suite on load, then read the
+# suite's KTAP result from debugfs: the suite and each of its cases must
+# be "ok", none "not ok"; the module must unload.  tests/kunit/run runs
+# it in a boot of its own; make check (tests/vm/run-suite, BDS_KUNIT=1)
+# in the debug kernel's boot of the common topology, whose disks it does
+# not use.
 #
 # topology: ctl=2 ctl=2
 # timeout: 120
@@ -23,8 +24,8 @@ CASES=12
 RES=/sys/kernel/debug/kunit/$SUITE/results
 
 [ -d /sys/kernel/debug/kunit ] || skip "no KUnit in this kernel (needs the debug kernel)"
-KO=/bds/bin/bds_stripe_kunit.ko
-[ -r $KO ] || fail "no $KO (vm-run -x)"
+KO=/lib/bds/bds_stripe_kunit.ko
+[ -r $KO ] || fail "no $KO (vm-run -e)"
 run insmod $KO
 [ -r "$RES" ] || fail "no $RES after insmod"
 cat "$RES" >/tmp/ktap
