@@ -74,12 +74,25 @@ clean:
 tools:
 	$(MAKE) -C tools
 
-unit:
+# Each suite a target of its own, so that make -j runs them (and, in
+# tests/libbds and tests/bdsadm, their programs) side by side.
+UNIT_PARTS := unit-scripts unit-libbds unit-bdsadm unit-logwrites unit-fuzz-replay
+unit: $(UNIT_PARTS)
+
+unit-scripts:
 	tests/scripts/pipe-readers-test.sh
 	tests/scripts/tree-check.sh
+
+unit-libbds:
 	$(MAKE) -C tests/libbds check
+
+unit-bdsadm:
 	$(MAKE) -C tests/bdsadm check
+
+unit-logwrites:
 	$(MAKE) -C tests/logwrites check
+
+unit-fuzz-replay:
 	$(MAKE) -C tests/fuzz replay
 
 # libFuzzer over the table parser and layout code (tests/fuzz/); the
@@ -179,7 +192,7 @@ UNIT_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 check: setup debug-kernel-bg unit-all-cores vm-check-ci
 
 unit-all-cores:
-	$(MAKE) -j$(UNIT_JOBS) unit
+	$(MAKE) -j$(UNIT_JOBS) -Otarget unit
 
 vm-check-ci: setup
 	BDS_SAMPLE=1 KERNELS="$(filter-out debug,$(KERNELS)) debug" BDS_KUNIT=1 \
@@ -224,7 +237,7 @@ debug-kernel-bg: setup
 	BDS_NICE=5 nohup tests/debug/build-kernel.sh \
 		>$(BDS_CACHE)/debug-build-bg.log 2>&1 </dev/null &
 
-.PHONY: check-debug debug-ci debug-kernel-bg vm-check-ci unit-all-cores check-all check-repeat vm-times
+.PHONY: check-debug debug-ci debug-kernel-bg vm-check-ci unit-all-cores check-all check-repeat vm-times $(UNIT_PARTS)
 
 demo: setup
 	tests/vm/demo/demo.sh
