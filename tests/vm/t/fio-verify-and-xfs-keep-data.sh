@@ -21,7 +21,11 @@
 #    (same entries, symlink targets and md5 of every file as the
 #    originals), and xfs_repair -n finds the unmounted filesystem clean.
 #
-# topology: size=1G backing=file ctl=2 ctl=2 ctl=2
+# The members are two disks of each controller of the 4 + 2 + 2 topology
+# of placement-matches-layout (c0d2 and c0d3 stay unused), so that the
+# test shares that topology's boot.
+#
+# topology: ctl=4 ctl=2 ctl=2
 # timeout: 420
 # memory: 1536
 
@@ -140,10 +144,11 @@ bds_load_module
 mkdir -p $MNT
 rm -f /tmp/fio.expect
 
-# shellcheck disable=SC2046 # one word per member
-set -- $(bds_members 0) $(bds_members 1) $(bds_members 2)
-[ $# -eq 6 ] || fail "need 2 + 2 + 2 disks, have: $*"
-a0=$1 a1=$2 b0=$3 b1=$4 c0=$5 c1=$6
+a0=/dev/bds/c0d0 a1=/dev/bds/c0d1 b0=/dev/bds/c1d0 b1=/dev/bds/c1d1
+c0=/dev/bds/c2d0 c1=/dev/bds/c2d1
+for d in $a0 $a1 $b0 $b1 $c0 $c1; do
+	[ -b "$d" ] || fail "need 4 + 2 + 2 disks: no $d"
+done
 
 # --- 96 KiB x 5, groups 2+2+1 ------------------------------------------------
 bds_dm_create $VOL "$(bds_stripe_table 192 "$a0,$a1" "$b0,$b1" "$c0")"

@@ -16,7 +16,12 @@
 # Every volume is >= 3 GiB (mkfs.xfs ignores the geometry below 1 GiB).
 # The disks are sparse files: only metadata is ever written.
 #
-# topology: size=1G backing=file ctl=4 ctl=4
+# Disks: A, the four of controller 0, and B, the two of controller 1 and
+# the two of controller 2 (the 4 + 2 + 2 topology of placement-matches-
+# layout, whose boot the test shares); the tables group them explicitly,
+# so which controller a disk is on does not matter here.
+#
+# topology: ctl=4 ctl=2 ctl=2
 # timeout: 300
 # memory: 1536
 # check-kernels: 6.1 7.2
@@ -97,7 +102,7 @@ bds_load_module
 mkdir -p $MNT
 
 A=$(bds_members 0 | tr '\n' ' ')
-B=$(bds_members 1 | tr '\n' ' ')
+B=$({ bds_members 1; bds_members 2; } | tr '\n' ' ')
 # shellcheck disable=SC2086
 set -- $A
 a0=$1 a1=$2 a2=$3 a3=$4
