@@ -25,7 +25,11 @@
 #  - without "volume", the swapped table loads as before (no label read).
 # The module then unloads with nothing held.
 #
-# topology: ctl=2 ctl=1
+# A and B are the two disks of controller 0, C the first of controller 1
+# (c1d1 stays unused): the common 2 + 2 topology, whose boot the test
+# shares.
+#
+# topology: ctl=2 ctl=2
 # timeout: 300
 # exec: bds-mklabels
 # check-kernels: 6.1 7.2
@@ -35,10 +39,10 @@
 
 command -v bds-mklabels >/dev/null || fail "bds-mklabels not in the guest (# exec: header)"
 bds_load_module
-# shellcheck disable=SC2046 # one word per member
-set -- $(bds_all_members)
-[ $# -eq 3 ] || fail "need 2 + 1 disks, have: $*"
-A=$1 B=$2 C=$3
+A=/dev/bds/c0d0 B=/dev/bds/c0d1 C=/dev/bds/c1d0
+for d in $A $B $C; do
+	[ -b "$d" ] || fail "need 2 + 2 disks: no $d"
+done
 U=10111213-1415-4617-9819-1a1b1c1d1e1f
 OTHER=99999999-1415-4617-9819-1a1b1c1d1e1f
 VOL=lv

@@ -30,7 +30,10 @@
 #    that does not exist and a dm device that is not a bdsadm volume;
 #    usage errors exit 2.
 #
-# topology: ctl=2 ctl=1
+# The three disks are c0d0, c0d1 and c1d0 of the common 2 + 2 topology
+# (c1d1 stays unused), whose boot the test shares.
+#
+# topology: ctl=2 ctl=2
 # timeout: 300
 # check-kernels: 6.1
 
@@ -39,9 +42,10 @@
 
 command -v bdsadm >/dev/null || fail "bdsadm not in the guest (run-suite with BDS_VM_ARGS=\"-x tools/bdsadm\")"
 bds_load_module
-# shellcheck disable=SC2046 # one word per member
-set -- $(bds_all_members)
-[ $# -eq 3 ] || fail "need 2 + 1 disks, have: $*"
+set -- /dev/bds/c0d0 /dev/bds/c0d1 /dev/bds/c1d0
+for d in "$@"; do
+	[ -b "$d" ] || fail "need 2 + 2 disks: no $d"
+done
 VOL=vol
 L=/tmp/list.txt J=/tmp/list.json D=/tmp/detail.txt DJ=/tmp/detail.json
 
