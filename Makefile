@@ -81,6 +81,7 @@ unit: $(UNIT_PARTS)
 
 unit-scripts:
 	tests/scripts/pipe-readers-test.sh
+	tests/scripts/kmemleak-charge-test.sh
 	tests/scripts/tree-check.sh
 
 unit-libbds:

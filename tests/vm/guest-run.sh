@@ -39,7 +39,9 @@
 #   - no kernel problem (vm-run's pattern, BDS_BAD_RE in /bds/env) in the
 #     kernel log since the test started (unless ALLOWED);
 #   - on the debug kernel, kmemleak found no object of the target (as
-#     after any test).
+#     after any test; in a boot of several tests, one scan after the last
+#     of them, each leaked object charged to the test during which it was
+#     allocated: see kmemleak_charge).
 # Any of these failing makes the test "dirty": the boot ends there, and
 # vm-run fails the test and runs the rest of the plan in a fresh boot.
 #
@@ -65,10 +67,13 @@ KMEMLEAK=/sys/kernel/debug/kmemleak
 # sysfs_slab_add() (a slab cache made by bioset_init()) and dm's
 # dm_setup_md_queue() (dm_sysfs_init()): neither calls kobject_put() on
 # that failure.  Only fault injection (failslab) makes those fail.
-kmemleak_check() {
+# kmemleak_scan: scan as the documentation says; the report kept in
+# /run/bds/kmemleak and printed.
+kmemleak_scan() {
 	ilog "kmemleak: scanning"
 	# Objects younger than 5 s are not reported; scan twice, as
-	# Documentation/dev-tools/kmemleak.rst recommends.
+	# Documentation/dev-tools/kmemleak.rst recommends (an object whose
+	# contents changed since the scan before is not reported yet).
 	sleep 5
 	if ! echo scan >"$KMEMLEAK" || ! { sleep 2; echo scan >"$KMEMLEAK"; }; then
 		echo "bds-kmemleak: LEAK CHECK FAILED: kmemleak refused to scan (disabled?)"
@@ -76,6 +81,11 @@ kmemleak_check() {
 	fi
 	cat "$KMEMLEAK" >/run/bds/kmemleak 2>/dev/null
 	sed 's/^/bds-kmemleak: /' /run/bds/kmemleak
+}
+
+# kmemleak_check: after a boot's only test.
+kmemleak_check() {
+	kmemleak_scan || return 1
 	awk '
 		/^unreferenced object/ { n++; cur = n }
 		/dm_bds_stripe|dm-bds-stripe|[^a-z_]bds_[a-z_0-9]+\+0x|\] 0x[0-9a-f]+$/ { hit[cur] = 1 }
@@ -93,6 +103,68 @@ kmemleak_check() {
 		}' /run/bds/kmemleak && return 0
 	echo "bds-kmemleak: LEAK: objects allocated by the target (or by unloaded code) leaked"
 	return 1
+}
+
+# kmemleak_jiffies: the kernel's jiffies now (/proc/timer_list), or
+# nothing when it cannot be read.
+kmemleak_jiffies() {
+	sed -n 's/^jiffies: \([0-9][0-9]*\)$/\1/p' /proc/timer_list 2>/dev/null | sed -n '$p'
+}
+
+# kmemleak_charge STARTS: one scan for a boot of several tests (a scan
+# takes a minute or two under KASAN and TCG: one after each test was
+# most of a debug boot).  STARTS holds "JIFFIES NAME" for each test run,
+# in order.  A leaked object of the target (counted as kmemleak_check
+# counts them) is charged to the last test that started at or before
+# the jiffies kmemleak recorded at its allocation: the check and reset
+# after a test count as that test's.  For each test charged, the mark
+# "bds-test-leak: NAME N" by which vm-run fails it.  Returns 1 when an
+# object was charged or the scan failed.
+kmemleak_charge() {
+	kmemleak_scan || return 1
+	kmemleak_tally "$1" /run/bds/kmemleak >/run/bds/kmemleak.charged
+	_rc=$?
+	sed -n 1p /run/bds/kmemleak.charged
+	[ "$_rc" != 0 ] || return 0
+	sed 1d /run/bds/kmemleak.charged | while read -r _t _n; do
+		echo "bds-kmemleak: target objects leaked during test $_t: $_n"
+		grun_mark "bds-test-leak: $_t $_n"
+	done
+	return 1
+}
+
+# kmemleak_tally STARTS REPORT: a summary line, then "NAME N" for each
+# test of STARTS charged with N leaked objects of the target in
+# kmemleak's REPORT (see kmemleak_charge).  Returns 1 when any.
+kmemleak_tally() {
+	awk -v starts="$1" '
+		BEGIN {
+			while ((getline l < starts) > 0) {
+				split(l, f, " "); ns++; sj[ns] = f[1] + 0; sn[ns] = f[2]
+			}
+		}
+		function charge(i, t) {
+			if (!n || !hit || (kname && ksite))
+				return
+			t = sn[1]
+			for (i = 1; i <= ns; i++)
+				if (sj[i] <= jif)
+					t = sn[i]
+			bad[t]++
+			nbad++
+		}
+		/^unreferenced object/ { charge(); n++; hit = kname = ksite = jif = 0 }
+		/ jiffies [0-9]+/ { x = $0; sub(/^.* jiffies /, "", x); sub(/[^0-9].*$/, "", x); jif = x + 0 }
+		/dm_bds_stripe|dm-bds-stripe|[^a-z_]bds_[a-z_0-9]+\+0x|\] 0x[0-9a-f]+$/ { hit = 1 }
+		/ kobject_set_name_vargs\+0x/ { kname = 1 }
+		/ (sysfs_slab_add|dm_setup_md_queue)\+0x/ { ksite = 1 }
+		END {
+			charge()
+			printf "bds-kmemleak: %d unreferenced object(s) in this boot, %d from the target\n", n, nbad
+			for (t in bad)
+				printf "%s %d\n", t, bad[t]
+			exit nbad ? 1 : 0
+		}' "$2"
 }
 
 # grun_mark WORDS: a line in the kernel log, printed on the console whole.
@@ -361,12 +433,24 @@ grun_main() {
 	fi
 	grun_i=0
 	grun_ran=0
+	# kmemleak: one scan at the end when the plan has several tests and
+	# jiffies can be read to charge what it finds; else one after each.
+	grun_leak_starts=""
+	if [ -w "$KMEMLEAK" ] && [ "$GRUN_N" -gt 1 ] && [ -n "$(kmemleak_jiffies)" ]; then
+		grun_leak_starts=/run/bds/kmemleak.starts
+		: >$grun_leak_starts
+		echo clear >"$KMEMLEAK"
+	fi
 	exec 8</bds/plan
 	while read -r grun_name grun_check grun_allowed <&8; do
 		[ -n "$grun_name" ] || continue
 		grun_i=$((grun_i + 1))
 		dmesg -c >/dev/null 2>&1
-		[ -w "$KMEMLEAK" ] && echo clear >"$KMEMLEAK"
+		if [ -n "$grun_leak_starts" ]; then
+			echo "$(kmemleak_jiffies) $grun_name" >>$grun_leak_starts
+		elif [ -w "$KMEMLEAK" ]; then
+			echo clear >"$KMEMLEAK"
+		fi
 		grun_mark "bds-test-start: $grun_name"
 		ilog "running test $grun_name on $(uname -r)"
 		cd /root || true
@@ -374,7 +458,7 @@ grun_main() {
 		rc=$?
 		ilog "test exited with $rc"
 		[ "$rc" -ge 0 ] && [ "$rc" -le 127 ] || rc=1
-		if [ -w "$KMEMLEAK" ] && ! kmemleak_check; then
+		if [ -z "$grun_leak_starts" ] && [ -w "$KMEMLEAK" ] && ! kmemleak_check; then
 			ilog "test fails: kmemleak"
 			rc=1
 		fi
@@ -397,6 +481,11 @@ grun_main() {
 		grun_mark "bds-test-done: $grun_name clean"
 	done
 	exec 8<&-
+	# The boot's kmemleak scan, also after a test that ended the boot.
+	if [ -n "$grun_leak_starts" ] && [ "$grun_ran" -gt 0 ] &&
+		! kmemleak_charge $grun_leak_starts; then
+		ilog "kmemleak: target objects leaked (the bds-test-leak marks say in which test)"
+	fi
 	# A boot of several tests ends with 0 once they all ran (vm-run judges
 	# each from the lines above); one of a single test with the test's code.
 	if [ "$GRUN_N" -gt 1 ]; then
