@@ -75,7 +75,7 @@ echo 1 >"/sys/block/$VICTIM/make-it-fail" || fail "cannot set make-it-fail on $V
 
 timeout -s KILL 120 fio --name=load --filename=$DM --ioengine=libaio --iodepth=8 \
 	--direct=1 --rw=randrw --bs=4k --offset=$((NUNITS * UNIT)) --size=64m \
-	--number_ios=2000 --continue_on_error=all --output-format=json \
+	--number_ios=500 --continue_on_error=all --output-format=json \
 	>/tmp/fio.json 2>/tmp/fio.err
 rc=$?
 check "fio was not killed (no hang)" [ "$rc" != 137 ]
