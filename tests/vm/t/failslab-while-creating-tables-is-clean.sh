@@ -51,7 +51,7 @@
 # "allowed-trace" header tells vm-run that those dumps are expected.  Any
 # KASAN, lockdep, BUG or WARNING report still fails the test.
 #
-# topology: size=256M backing=file ctl=2 ctl=2
+# topology: ctl=2 ctl=2
 # timeout: 720
 # memory: 1536
 # kernels: debug
@@ -107,6 +107,13 @@ held() {
 }
 expect_eq "$(held)" "" "no holders before the test"
 
+# failslab's settings as they were, put back at the end (a test may share
+# its boot).
+: >/tmp/failslab.saved
+for f in verbose ignore-gfp-wait task-filter probability space interval times; do
+	read -r v <"$FS/$f"
+	echo "$f $v" >>/tmp/failslab.saved
+done
 echo 0 >$FS/verbose
 echo N >$FS/ignore-gfp-wait
 echo N >$FS/task-filter
@@ -202,4 +209,7 @@ log "faults injected: $((FAULTS1 + failed)) ($FAULTS1 fail-nth, $failed task-fil
 
 # shellcheck disable=SC2086
 bds_expect_clean $DISKS
+while read -r f v; do
+	echo "$v" >"$FS/$f" || check "failslab's $f put back ($v)" false
+done </tmp/failslab.saved
 pass "$FAULTS1 + $failed allocation failures while creating tables, all clean"
