@@ -330,10 +330,11 @@ bds_replace_crash() {
 # --- data ---------------------------------------------------------------------
 
 # bds_read DEV OFFSET LENGTH: raw bytes [OFFSET, OFFSET+LENGTH) to stdout
-# (O_DIRECT when both are multiples of 4096, so no page-cache aliasing).
+# (O_DIRECT when both are multiples of 4096, so no page-cache aliasing, in
+# reads of up to 1 MiB: 4 KiB ones cost about 8 s per 100 MiB under TCG).
 bds_read() {
 	if [ $(($2 % 4096)) -eq 0 ] && [ $(($3 % 4096)) -eq 0 ]; then
-		dd if="$1" bs=4096 skip=$(($2 / 4096)) count=$(($3 / 4096)) iflag=direct status=none
+		dd if="$1" bs=1M iflag=direct,skip_bytes,count_bytes skip="$2" count="$3" status=none
 	else
 		dd if="$1" bs=1M iflag=skip_bytes,count_bytes skip="$2" count="$3" status=none
 	fi
