@@ -14,7 +14,10 @@
 #   - two objects of the target during test b (one by name, one as a raw
 #     address of unloaded code), one in 6.x's "(age ...)" form;
 #   - one of the target during test c, allocated exactly at its start.
-# Test a leaks nothing of its own, test d nothing at all.
+# Test a leaks nothing of its own, test d nothing at all.  Then: an
+# object of the target whose report gives no jiffies (charged to every
+# test: it cannot be placed), and the check after a boot's only test
+# (kmemleak_check's tally, from jiffies 0).
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 tmp=$(mktemp -d)
@@ -65,8 +68,8 @@ expect() { # DESCRIPTION, then the command
 	fi
 }
 expect "tally returns 1 when the target leaked (rc $rc)" [ "$rc" = 1 ]
-expect "summary: 6 objects, 4 of the target" \
-	[ "$(sed -n 1p "$tmp/out")" = "bds-kmemleak: 6 unreferenced object(s) in this boot, 4 from the target" ]
+expect "summary: 6 objects, 4 of the target, 1 known" \
+	[ "$(sed -n 1p "$tmp/out")" = "bds-kmemleak: 6 unreferenced object(s) in this boot, 4 from the target, 1 known kernel leak(s)" ]
 expect "charges: a 1, b 2, c 1, nothing else" \
 	[ "$(sed 1d "$tmp/out" | sort | tr '\n' ' ')" = "a 1 b 2 c 1 " ]
 
@@ -80,6 +83,23 @@ rc=0
 kmemleak_tally "$tmp/starts" "$tmp/report2" >"$tmp/out2" || rc=$?
 expect "no leak of the target: returns 0 (rc $rc)" [ "$rc" = 0 ]
 expect "no leak of the target: nobody charged" [ "$(sed 1d "$tmp/out2" | wc -l)" = 0 ]
+# No jiffies in the report: every test is charged.
+obj 2500 '__kmalloc+0x49/0x150' 'bds_alloc_ctx+0x20/0x90 [dm_bds_stripe]' |
+	sed 's/, jiffies [0-9]*//' >"$tmp/report3"
+rc=0
+kmemleak_tally "$tmp/starts" "$tmp/report3" >"$tmp/out3" || rc=$?
+expect "no jiffies: returns 1 (rc $rc)" [ "$rc" = 1 ]
+expect "no jiffies: one object, charged to a, b, c and d" \
+	[ "$(sed -n 1p "$tmp/out3" | sed 's/.* in this boot, //')$(sed 1d "$tmp/out3" | sort | tr '\n' ' ')" = \
+		"1 from the target, 0 known kernel leak(s)a 1 b 1 c 1 d 1 " ]
+
+# One test alone, from jiffies 0: everything of the target is its.
+echo "0 only" >"$tmp/one"
+rc=0
+kmemleak_tally "$tmp/one" "$tmp/report" >"$tmp/out4" || rc=$?
+expect "one test: all 4 objects of the target are its (rc $rc)" \
+	[ "$rc $(sed 1d "$tmp/out4")" = "1 only 4" ]
+
 : >"$tmp/empty"
 expect "an empty report charges nobody" kmemleak_tally "$tmp/starts" "$tmp/empty" >/dev/null
 
