@@ -20,7 +20,7 @@
 #    table, A, B and D at generation 2 (backups too), C without a label.
 # Data written before stays readable throughout (fio verify).
 #
-# topology: ctl=2 ctl=2
+# topology: size=512M ctl=2 ctl=2
 # timeout: 300
 # kernels: 6.1 7.2
 # check-kernels: 6.1

@@ -10,7 +10,7 @@
 # only: the replace itself is tested on 6.1 and 7.2 by
 # replace-moves-member-under-load.
 #
-# topology: ctl=2 ctl=2
+# topology: size=512M ctl=2 ctl=2
 # reboot-topology: ctl=c1d0+c1d1 ctl=c0d0+c0d1
 # timeout: 240
 # kernels: 6.1

@@ -3,7 +3,7 @@
 #
 # bdsadm replace moves a member to another disk while the volume is in
 # use, through the kernel's mirror target, and the data is intact.  Four
-# 1 GiB disks on two controllers: a 1+2 volume over L, A and B (L, a
+# 512 MiB disks on two controllers: a 1+2 volume over L, A and B (L, a
 # linear mapping over disk C so that it can be made to fail, is a group
 # of its own), D spare.
 #  - refused, with nothing changed (same table, no mirror, D unlabelled):
@@ -21,7 +21,7 @@
 #    pass verifies the data written during the replace.
 # Each refusal and the failed copy leave the module and disks clean.
 #
-# topology: ctl=2 ctl=2
+# topology: size=512M ctl=2 ctl=2
 # kernels: 6.1 7.2
 # check-kernels: 6.1
 # timeout: 400
@@ -75,12 +75,12 @@ bds_dm_switch L "0 400000 linear $(bds_majmin "$C") 0
 400000 64 error
 400064 $((S - 400064)) linear $(bds_majmin "$C") 400064"
 # meanwhile fio writes, slowly, where the mirror has not copied yet when
-# it meets the error (volume 1500..1564 MiB, for 16 s: ~500 MiB into each member):
+# it meets the error (volume 750..814 MiB, for 16 s: ~250 MiB into each member):
 # the mirror holds such writes back once OLD failed, and they must reach
 # OLD when the volume goes back on it
 far() {
 	echo "--name=far --filename=/dev/mapper/vol --direct=1 --ioengine=psync"
-	echo "--rw=randwrite --bs=64k --offset=1500m --size=64m --rate=4m"
+	echo "--rw=randwrite --bs=64k --offset=750m --size=64m --rate=4m"
 	echo "--verify=crc32c --verify_fatal=1 --randseed=99"
 	echo "--output-format=terse --terse-version=3"
 }

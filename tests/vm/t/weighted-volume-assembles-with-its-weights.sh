@@ -5,8 +5,8 @@
 # capacity`, uses their capacity, keeps its weights in its labels and
 # comes back with them, and its members can be replaced and checked with
 # their own shares:
-#  - two controllers, each with a 512 MiB and a 1 GiB disk: create gives
-#    the 1 GiB disks weight 2 and the 512 MiB disks weight 1 (the table's
+#  - two controllers, each with a 256 MiB and a 512 MiB disk: create gives
+#    the 512 MiB disks weight 2 and the 256 MiB disks weight 1 (the table's
 #    "weights" words, in table order), and the volume holds at least 98 %
 #    of the disks' space for data (an equal-share volume holds 2/3 of
 #    it);
@@ -17,7 +17,7 @@
 #    which loads the same table, weights included;
 #  - bdsadm replace moves a weight-2 member (twice the share of a
 #    weight-1 member: the volume's last units are on it) to the spare
-#    1 GiB disk on a third controller: the table keeps its weights, the
+#    512 MiB disk on a third controller: the table keeps its weights, the
 #    new member's label has them, bdsadm check reads every member's share
 #    without an error, detail shows the weights, and the data reads back,
 #    again after stop and assemble --scan;
@@ -28,7 +28,7 @@
 # every kernel and weighted-layout-places-and-keeps-data runs the map
 # path on all of them: this one runs where the bdsadm tests of replace do.
 #
-# topology: ctl=1/size=512M+1/size=1G ctl=1/size=512M+1/size=1G ctl=1/size=1G
+# topology: ctl=1/size=256M+1/size=512M ctl=1/size=256M+1/size=512M ctl=1/size=512M
 # timeout: 420
 # kernels: 6.1 7.2
 # check-kernels: 6.1
@@ -56,10 +56,10 @@ TABLE=$(dmsetup table $VOL)
 log "table: $TABLE"
 SIZE=$(bds_sectors $DMV)
 
-# The weights, in table order: the 1 GiB disks carry two units a cycle.
+# The weights, in table order: the 512 MiB disks carry two units a cycle.
 W="" BIG=""
 for mm in $(echo "$TABLE" | awk '{ for (i = 7; i <= NF; i++) if ($i ~ /^[0-9]+:[0-9]+$/) print $i }'); do
-	if [ "$(cat /sys/dev/block/"$mm"/size)" -gt 1500000 ]; then
+	if [ "$(cat /sys/dev/block/"$mm"/size)" -gt 750000 ]; then
 		W="$W,2"
 		BIG=$mm
 	else
@@ -67,7 +67,7 @@ for mm in $(echo "$TABLE" | awk '{ for (i = 7; i <= NF; i++) if ($i ~ /^[0-9]+:[
 	fi
 done
 W=${W#,}
-check "the table gives the 1 GiB disks weight 2, the 512 MiB disks 1 ($W)" \
+check "the table gives the 512 MiB disks weight 2, the 256 MiB disks 1 ($W)" \
 	sh -c "dmsetup table $VOL | grep -E ' weights $W( |\$)' >/dev/null"
 check "the volume holds >= 98 % of the disks ($SIZE of $SUM sectors)" \
 	[ $((SIZE * 100)) -ge $((SUM * 98)) ]
