@@ -141,6 +141,25 @@ enum bds_reshape_err bds_reshape_check(const struct bds_reshape *r)
 	return BDS_RESHAPE_OK;
 }
 
+bool bds_geom_same(const struct bds_geom *a, const struct bds_geom *b)
+{
+	const struct bds_layout *la = &a->layout, *lb = &b->layout;
+	u32 g, i;
+
+	if (la->chunk != lb->chunk || la->nr_members != lb->nr_members ||
+	    la->nr_groups != lb->nr_groups || la->mode != lb->mode ||
+	    la->nr_slots != lb->nr_slots || a->units != b->units)
+		return false;
+	for (g = 0; g < la->nr_groups; g++)
+		if (la->group_size[g] != lb->group_size[g])
+			return false;
+	for (i = 0; i < la->nr_members; i++)
+		if (bds_weight(la, i) != bds_weight(lb, i) ||
+		    a->member[i] != b->member[i] || a->offset[i] != b->offset[i])
+			return false;
+	return true;
+}
+
 u64 bds_geom_units_below(const struct bds_geom *g, u32 i, u64 x)
 {
 	const struct bds_layout *l = &g->layout;

@@ -139,6 +139,13 @@ enum bds_reshape_err bds_geom_init(struct bds_geom *g,
  */
 enum bds_reshape_err bds_reshape_check(const struct bds_reshape *r);
 
+/*
+ * Do @a and @b describe the same geometry: the same chunk, groups,
+ * layout and weights, the same length, and the same table members at
+ * the same data offsets, in the same order?
+ */
+bool bds_geom_same(const struct bds_geom *a, const struct bds_geom *b);
+
 /* cnt(g, i, x): how many of the units [0, x) lie on geometry member @i. */
 u64 bds_geom_units_below(const struct bds_geom *g, u32 i, u64 x);
 
@@ -178,6 +185,26 @@ static inline u64 bds_geom_unmap(const struct bds_geom *g, u32 dev,
 	u32 i = g->index[dev];
 
 	return bds_unmap_sector(&g->layout, i, psector - g->offset[i]);
+}
+
+/*
+ * Where table member @dev holds the volume sectors [@start, @end) in
+ * geometry @g: the sectors [*pstart, *pend) of the member, data offset
+ * included (one range: a member's units lie back to back on it).  False
+ * when none of them lie on it, or it is not a member of @g.
+ */
+static inline bool bds_geom_member_range(const struct bds_geom *g, u64 start,
+					 u64 end, u32 dev, u64 *pstart,
+					 u64 *pend)
+{
+	u32 i = g->index[dev];
+
+	if (i == BDS_GEOM_NONE ||
+	    !bds_member_range(&g->layout, start, end, i, pstart, pend))
+		return false;
+	*pstart += g->offset[i];
+	*pend += g->offset[i];
+	return true;
 }
 
 /* The first volume sector of unit @ckpt: where the geometries meet. */

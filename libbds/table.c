@@ -400,6 +400,40 @@ const char *bds_reshape_check_len(const struct bds_reshape_args *r,
 	return NULL;
 }
 
+const char *bds_reshape_of_table(const struct bds_reshape_args *r,
+				 const struct bds_layout *l, const u64 *offset,
+				 u64 len, struct bds_geom *g_new,
+				 struct bds_geom *g_old,
+				 struct bds_geom_slots *s_old)
+{
+	struct bds_reshape rs = { .old = g_old, .new = g_new, .dir = r->dir };
+	struct bds_layout old;
+	enum bds_reshape_err err;
+	u8 id[BDS_MAX_MEMBERS];
+	const char *msg;
+	u32 i, w, rem;
+
+	for (i = 0; i < l->nr_members; i++)
+		id[i] = (u8)i;
+	err = bds_geom_init(g_new, l, bds_div(r->new_sectors, l->chunk, &rem),
+			    id, offset, l->nr_members);
+	if (err)
+		return bds_reshape_error(err);
+	msg = bds_reshape_old_layout(&old, l->chunk, r, &w);
+	if (msg)
+		return msg;
+	bds_layout_weigh(&old, r->old_weight, w, s_old->slot, s_old->slot_of);
+	err = bds_geom_init(g_old, &old, bds_div(len, l->chunk, &rem),
+			    r->old_member, r->old_offset, l->nr_members);
+	if (!err)
+		err = bds_reshape_check(&rs);
+	if (err)
+		return bds_reshape_error(err);
+	if (!bds_reshape_pos_ok(&rs, r->checkpoint))
+		return BDS_MSG_RESHAPE_CKPT_STATE;
+	return NULL;
+}
+
 void bds_uuid_text(const u8 *u, char *out)
 {
 	static const char hex[] = "0123456789abcdef";

@@ -121,9 +121,18 @@ void bds_uuid_text(const u8 *u, char *out);
 	"Restripe new length is below the target length: a restripe never shrinks a volume"
 #define BDS_MSG_RESHAPE_CKPT_PAST \
 	"Invalid restripe checkpoint: beyond the stripe units of the target length"
-/* the kernel's, until it maps a restripe */
-#define BDS_MSG_RESHAPE_UNMAPPED \
-	"Restripe tables are not mapped yet: this target refuses 'reshape'"
+/* the members' labels (the target's label check) */
+#define BDS_MSG_RESHAPE_LABEL_HAS \
+	"Member's label records a restripe: the table needs its 'reshape' argument"
+#define BDS_MSG_RESHAPE_LABEL_NONE \
+	"Member's label records no restripe, the table gives one"
+#define BDS_MSG_RESHAPE_LABEL_OTHER \
+	"Member's label records another restripe than the table (direction or old geometry)"
+#define BDS_MSG_RESHAPE_LABEL_CKPT \
+	"Restripe checkpoint is not one the members' labels record"
+/* the pair of geometries (bds_reshape_of_table()) */
+#define BDS_MSG_RESHAPE_CKPT_STATE \
+	"Invalid restripe checkpoint: the new data behind it would lie on old data ahead of it"
 
 /*
  * The values of "reshape" (bds_parse_reshape()): the restripe in
@@ -235,6 +244,24 @@ const char *bds_reshape_old_layout(struct bds_layout *l, u64 chunk,
  */
 const char *bds_reshape_check_len(const struct bds_reshape_args *r,
 				  const struct bds_layout *l, u64 len);
+
+/*
+ * The two geometries of a restripe table whose words (bds_parse_reshape())
+ * and lengths (bds_reshape_check_len()) were accepted: @g_new from the
+ * table's layout @l (weighed; its slot arrays stay the caller's), the
+ * members' table offsets @offset and r->new_sectors; @g_old from the
+ * old groups, layout, members, offsets and weights of @r (its slot
+ * arrays in @s_old) and the target length @len.  Then the pair
+ * (bds_reshape_check(): same chunk, offsets the right way for the
+ * direction) and the checkpoint (bds_reshape_pos_ok(): a state the copy
+ * can leave).  Returns NULL, or the reason the table is refused.  No
+ * allocation; about 1 KiB of stack.
+ */
+const char *bds_reshape_of_table(const struct bds_reshape_args *r,
+				 const struct bds_layout *l, const u64 *offset,
+				 u64 len, struct bds_geom *g_new,
+				 struct bds_geom *g_old,
+				 struct bds_geom_slots *s_old);
 
 /* Member m of a table, for the writer: its device's word and offset. */
 struct bds_table_members {

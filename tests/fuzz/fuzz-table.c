@@ -686,6 +686,52 @@ static char *words[MAX_WORDS];
 static struct bds_slot old_slots[BDS_MAX_SLOTS];
 static u16 old_slot_of[BDS_MAX_SLOTS];
 
+/*
+ * The geometries the target makes of a restripe table whose lengths were
+ * accepted (bds_reshape_of_table()), with the member offsets of its
+ * words: when it accepts them, every sample sector of the volume lies in
+ * the geometry the checkpoint says, and maps there and back.
+ */
+static void fuzz_check_restripe(const struct bds_args *a,
+				const struct bds_reshape_args *r,
+				const struct bds_layout *l, char **argv, u64 len,
+				const u64 *seeds, unsigned int nseeds)
+{
+	static struct bds_geom gn, go;
+	static struct bds_geom_slots so;
+	static u64 off[BDS_MAX_MEMBERS];
+	struct bds_reshape rs = { .old = &go, .new = &gn, .dir = r->dir };
+	const struct bds_geom *g, *want;
+	unsigned int i, grp, d, m = 0;
+	u64 s, left, ps, edge;
+	const char *err;
+	u32 dev;
+
+	for (grp = 0, i = a->first_member; grp < a->nr_groups; grp++, i++)
+		for (d = 0; d < a->group_size[grp]; d++, i += 2)
+			FUZZ_CHECK(bds_parse_u64(argv[i + 1], &off[m++]),
+				   "member %u: offset word", m);
+	err = bds_reshape_of_table(r, l, off, len, &gn, &go, &so);
+	if (verbose && err)
+		fprintf(stderr, "table: %s\n", err);
+	if (err)
+		return;
+	edge = bds_reshape_boundary(&rs, r->checkpoint);
+	for (i = 0; i < nseeds; i++) {
+		s = seeds[i] % len;
+		g = bds_reshape_geom_of(&rs, r->checkpoint, s, &left);
+		want = (s < edge) == (r->dir == BDS_RESHAPE_FORWARD) ? &gn : &go;
+		FUZZ_CHECK(g == want && left && (s >= edge || s + left == edge),
+			   "sector %llu, boundary %llu: the wrong geometry",
+			   (unsigned long long)s, (unsigned long long)edge);
+		bds_geom_map(g, s, &dev, &ps);
+		FUZZ_CHECK(g->index[dev] != BDS_GEOM_NONE &&
+			   bds_geom_unmap(g, dev, ps) == s,
+			   "sector %llu: member %u sector %llu does not map back",
+			   (unsigned long long)s, dev, (unsigned long long)ps);
+	}
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static struct bds_reshape_args kres;
@@ -880,6 +926,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (kerr)
 			return 0;
 		fuzz_check_mapping(&old_layout, len, seeds, nseeds);
+		fuzz_check_restripe(&kargs, &kres, &layout, argv, len, seeds,
+				    nseeds);
 		len = kres.new_sectors;
 	} else if (len_given) {
 		bool ok = bds_member_len(&layout, len, &member_len);

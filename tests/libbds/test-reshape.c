@@ -1756,6 +1756,38 @@ static void test_from_label(void)
 	      "the golden label without RESHAPE: one geometry, the old one left zero");
 }
 
+/* bds_geom_same(): every field of a geometry counts. */
+static void test_same(void)
+{
+	static const u32 g21[2] = { 2, 1 }, g3[1] = { 3 }, w121[3] = { 1, 2, 1 };
+	static const u8 m012[3] = { 0, 1, 2 }, m021[3] = { 0, 2, 1 };
+	static struct tgeom a, b;
+	u64 off[3] = { 2048, 2048, 2048 };
+
+	tgeom_make(&a, 128, g21, 2, BDS_LAYOUT_INTERLEAVE, w121, 10, m012, off, 4);
+	tgeom_make(&b, 128, g21, 2, BDS_LAYOUT_INTERLEAVE, w121, 10, m012, off, 4);
+	check(bds_geom_same(&a.g, &b.g), "the same geometry built twice: the same");
+	b.g.units += b.g.layout.nr_slots;
+	check(!bds_geom_same(&a.g, &b.g), "one cycle longer: not the same");
+	tgeom_make(&b, 128, g21, 2, BDS_LAYOUT_INTERLEAVE, w121, 10, m021, off, 4);
+	check(!bds_geom_same(&a.g, &b.g), "members 1 and 2 swapped: not the same");
+	off[2] = 1024;
+	tgeom_make(&b, 128, g21, 2, BDS_LAYOUT_INTERLEAVE, w121, 10, m012, off, 4);
+	check(!bds_geom_same(&a.g, &b.g), "another data offset: not the same");
+	off[2] = 2048;
+	tgeom_make(&b, 256, g21, 2, BDS_LAYOUT_INTERLEAVE, w121, 10, m012, off, 4);
+	b.g.units = a.g.units;
+	check(!bds_geom_same(&a.g, &b.g), "another chunk: not the same");
+	tgeom_make(&b, 128, g21, 2, BDS_LAYOUT_INTERLEAVE, NULL, 10, m012, off, 4);
+	b.g.units = a.g.units;
+	check(!bds_geom_same(&a.g, &b.g), "weights 1,1,1 for 1,2,1: not the same");
+	tgeom_make(&b, 128, g3, 1, BDS_LAYOUT_INTERLEAVE, w121, 10, m012, off, 4);
+	check(!bds_geom_same(&a.g, &b.g), "one group of 3 for 2,1: not the same");
+	tgeom_make(&a, 128, g21, 2, BDS_LAYOUT_INTERLEAVE, NULL, 10, m012, off, 4);
+	tgeom_make(&b, 128, g21, 2, BDS_LAYOUT_SEQUENTIAL, NULL, 10, m012, off, 4);
+	check(!bds_geom_same(&a.g, &b.g), "sequential for interleave: not the same");
+}
+
 int main(int argc, char **argv)
 {
 	tap_rng = 0x7265736861706521ULL;
@@ -1768,6 +1800,7 @@ int main(int argc, char **argv)
 	test_frontier();
 	test_map();
 	test_checks();
+	test_same();
 	test_propose();
 	test_schedule();
 	test_issue_grows();

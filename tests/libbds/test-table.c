@@ -746,6 +746,81 @@ static void test_writer_length(void)
 	      "the optional words: 9 of them, volume then reshape: %s", full);
 }
 
+/* A restripe table's two geometries (bds_reshape_of_table()). */
+static const char *geoms(const char *text, u64 len, const u64 *offset,
+			 struct bds_geom *gn, struct bds_geom *go)
+{
+	static struct bds_geom_slots sn, so;
+	struct bds_reshape_args r;
+	struct bds_layout l;
+	struct bds_args a;
+	const char *msg;
+	u32 w;
+
+	msg = parse(text, &a, &r);
+	if (!msg && (bds_layout_init(&l, a.chunk, a.group_size, a.nr_groups,
+				     a.mode) ||
+		     bds_weights_check(&l, a.weight, &w)))
+		msg = "the new layout is refused";
+	if (msg)
+		return msg;
+	bds_layout_weigh(&l, a.weight, w, sn.slot, sn.slot_of);
+	msg = bds_reshape_check_len(&r, &l, len);
+	if (!msg)
+		msg = bds_reshape_of_table(&r, &l, offset, len, gn, go, &so);
+	return msg;
+}
+
+static void test_geometries(void)
+{
+	static const u64 grown[4] = { 24, 24, 24, 2048 };
+	static const u64 upward[4] = { 24, 4096, 24, 2048 };
+	static const u64 same[2] = { 2048, 2048 };
+	static struct bds_geom gn, go;
+	struct bds_reshape r = { .old = &go, .new = &gn };
+	const char *msg;
+	u64 left, p;
+	u32 dev;
+
+	msg = geoms(GROW " reshape forward 1000 6291456 2,1 interleave 0:2048:1,1:2048:1,2:2048:1",
+		    4718592, grown, &gn, &go);
+	check(!msg && gn.units == 49152 && go.units == 36864 &&
+	      gn.layout.nr_members == 4 && go.layout.nr_members == 3 &&
+	      go.member[2] == 2 && go.offset[0] == 2048 &&
+	      gn.offset[0] == 24 && gn.offset[3] == 2048 &&
+	      go.index[3] == BDS_GEOM_NONE,
+	      "grow 3 -> 4: 36864 units on members 0-2 at 2048 -> 49152 on 0-3 (%s)",
+	      msg ? msg : "-");
+	r.dir = BDS_RESHAPE_FORWARD;
+	check(bds_reshape_geom_of(&r, 1000, 999 * 128, &left) == &gn &&
+	      left == 128 && bds_reshape_geom_of(&r, 1000, 1000 * 128, &left) == &go,
+	      "unit 999 in the new geometry (128 sectors to the boundary), unit 1000 in the old");
+	bds_geom_map(&go, 1000 * 128, &dev, &p);
+	check(p == 2048 + 333 * 128 && bds_geom_unmap(&go, dev, p) == 1000 * 128,
+	      "unit 1000 in the old geometry: member %u, sector %llu, and back",
+	      dev, (unsigned long long)p);
+
+	msg = geoms(GROW " reshape forward 1000 6291456 2,1 interleave 0:2048:1,1:2048:1,2:2048:1",
+		    4718592, upward, &gn, &go);
+	check(msg && !strcmp(msg, bds_reshape_error(BDS_RESHAPE_ERR_OFFSET)),
+	      "forward with member 1's data moving up: '%s'", msg ? msg : "accepted");
+
+	/* weights 1,1 -> 1,3 of the same members, no room: member 1's share rises */
+	msg = geoms("8 1 2 a 2048 b 2048 11 volume " UUID " weights 1,3 reshape forward 0 1600 2 interleave 0:2048:1,1:2048:1",
+		    1600, same, &gn, &go);
+	check(!msg, "re-weighting 1,1 -> 1,3 without room, at checkpoint 0: accepted (%s)",
+	      msg ? msg : "-");
+	msg = geoms("8 1 2 a 2048 b 2048 11 volume " UUID " weights 1,3 reshape forward 10 1600 2 interleave 0:2048:1,1:2048:1",
+		    1600, same, &gn, &go);
+	check(msg && !strcmp(msg, BDS_MSG_RESHAPE_CKPT_STATE),
+	      "... at checkpoint 10, member 1's new data on its old: '%s'",
+	      msg ? msg : "accepted");
+	msg = geoms("8 1 2 a 2048 b 2048 9 volume " UUID " reshape forward 0 1600 2 sequential 0:2048:1,3:2048:1",
+		    1600, same, &gn, &go);
+	check(msg && !strcmp(msg, BDS_MSG_RESHAPE_MEMBER_INDEX),
+	      "an old member beyond the table: '%s'", msg ? msg : "accepted");
+}
+
 int main(void)
 {
 	test_accepts();
@@ -755,5 +830,6 @@ int main(void)
 	test_canonical();
 	test_round_trip();
 	test_writer_length();
+	test_geometries();
 	return tap_done();
 }
