@@ -94,6 +94,10 @@ struct bds_label_check {
 	struct bds_label copy[2];	/* primary, backup of one member */
 	u64 generation;			/* member 0's */
 	u8 uuid[BDS_MAX_MEMBERS][BDS_UUID_LEN];	/* member 0's member table */
+	/* mid-restripe: a label's geometries, its checkpoints' range */
+	struct bds_geom new, old;
+	struct bds_geom_slots new_slots, old_slots;
+	u64 ckpt_min, ckpt_max;
 };
 
 /* Read one label copy of @bdev at @sector into @page (two pages). */
@@ -223,18 +227,38 @@ static bool bds_label_geometry_is(const struct bds_label *l,
 	return true;
 }
 
+/*
+ * Mid-restripe: does label @l record the table's restripe (its direction
+ * and old geometry)?  Its checkpoint joins the range of the labels'.
+ */
+static bool bds_label_restripe_is(const struct bds_restripe *rs,
+				  const struct bds_label *l,
+				  struct bds_label_check *lc)
+{
+	if (bds_reshape_from_label(l, &lc->new, &lc->new_slots, &lc->old,
+				   &lc->old_slots) ||
+	    l->reshape_dir != rs->args.dir || !bds_geom_same(&lc->old, &rs->old))
+		return false;
+	lc->ckpt_min = min(lc->ckpt_min, l->reshape_pos);
+	lc->ckpt_max = max(lc->ckpt_max, l->reshape_pos);
+	return true;
+}
+
 /* Check label @l of member @m against the table (and member 0's label). */
 static int bds_check_label(struct bds_ctx *sc, unsigned int m,
 			   const struct bds_label *l,
 			   struct bds_label_check *lc)
 {
 	struct bds_member *mb = &sc->members[m];
+	bool restripe = l->incompat & BDS_LABEL_INCOMPAT_RESHAPE;
 	const char *why = NULL;
 
-	if (l->incompat & BDS_LABEL_INCOMPAT_RESHAPE) {
-		DMERR("member %u (%s): its label records a restripe in progress",
-		      m, mb->dev->name);
-		why = "Member's label records a restripe this target cannot map";
+	if (restripe != !!sc->rs) {
+		DMERR("member %u (%s): its label records %s restripe, the table %s",
+		      m, mb->dev->name, restripe ? "a" : "no",
+		      sc->rs ? "gives one" : "none");
+		why = restripe ? BDS_MSG_RESHAPE_LABEL_HAS :
+		      BDS_MSG_RESHAPE_LABEL_NONE;
 	} else if (memcmp(l->volume_uuid, sc->table.volume_uuid, BDS_UUID_LEN)) {
 		DMERR("member %u (%s): label of volume %pUb (%s), the table names %pUb",
 		      m, mb->dev->name, l->volume_uuid, l->name,
@@ -265,6 +289,10 @@ static int bds_check_label(struct bds_ctx *sc, unsigned int m,
 		DMERR("member %u (%s): label generation %llu, member 0's %llu",
 		      m, mb->dev->name, l->generation, lc->generation);
 		why = "Member's label disagrees with member 0's (generation or member table)";
+	} else if (sc->rs && !bds_label_restripe_is(sc->rs, l, lc)) {
+		DMERR("member %u (%s): its label's restripe goes %s from another geometry",
+		      m, mb->dev->name, l->reshape_dir ? "backward" : "forward");
+		why = BDS_MSG_RESHAPE_LABEL_OTHER;
 	}
 	if (why) {
 		sc->ti->error = (char *)why;
@@ -275,6 +303,25 @@ static int bds_check_label(struct bds_ctx *sc, unsigned int m,
 		memcpy(lc->uuid, l->uuid, sizeof(lc->uuid));
 	}
 	return 0;
+}
+
+/*
+ * Mid-restripe, the table's checkpoint must lie between the least and
+ * the most advanced of the labels': the units between two labels'
+ * checkpoints are alike in both places, the others are only where the
+ * labels say.
+ */
+static int bds_check_checkpoint(struct bds_ctx *sc,
+				const struct bds_label_check *lc)
+{
+	u64 ckpt = sc->rs->args.checkpoint;
+
+	if (ckpt >= lc->ckpt_min && ckpt <= lc->ckpt_max)
+		return 0;
+	DMERR("restripe checkpoint %llu, the labels record %llu to %llu",
+	      ckpt, lc->ckpt_min, lc->ckpt_max);
+	sc->ti->error = BDS_MSG_RESHAPE_LABEL_CKPT;
+	return -EINVAL;
 }
 
 /* "volume <uuid>": every member's label must agree with the table. */
@@ -292,6 +339,8 @@ static int bds_check_labels(struct bds_ctx *sc)
 		sc->ti->error = "Cannot allocate label buffers";
 		goto out;
 	}
+	lc->ckpt_min = U64_MAX;
+	lc->ckpt_max = 0;
 	for (m = 0; m < sc->layout.nr_members; m++) {
 		l = bds_member_label(sc, m, page, lc, &r);
 		if (!l)
@@ -300,6 +349,8 @@ static int bds_check_labels(struct bds_ctx *sc)
 		if (r)
 			break;
 	}
+	if (!r && sc->rs)
+		r = bds_check_checkpoint(sc, lc);
 out:
 	if (page)
 		__free_pages(page, get_order(BDS_LABEL_SIZE));
@@ -344,27 +395,82 @@ static int bds_init_layout(struct bds_ctx *sc, const struct bds_args *args)
 }
 
 /*
- * A table with "reshape": its words (bds_parse_reshape(), into a
- * struct too large for the stack) and lengths are checked, so that a
- * malformed one gets its own reason; then it is refused, since this
- * target does not map a restripe yet.
+ * A table with "reshape": its words (bds_parse_reshape()) and lengths,
+ * then the length of a member of weight 1 in the new geometry, which
+ * the members are checked against.  The geometries need the members'
+ * offsets: bds_init_restripe() makes them.
  */
-static int bds_refuse_reshape(struct bds_ctx *sc, const struct bds_args *args,
+static int bds_parse_restripe(struct bds_ctx *sc, const struct bds_args *args,
 			      unsigned int argc, char **argv)
 {
-	struct bds_reshape_args *ra;
+	struct bds_restripe *rs;
 	const char *msg;
 
-	ra = kmalloc(sizeof(*ra), GFP_KERNEL);
-	if (!ra) {
-		sc->ti->error = "Cannot allocate the restripe's arguments";
+	rs = kvzalloc(sizeof(*rs), GFP_KERNEL);
+	if (!rs) {
+		sc->ti->error = "Cannot allocate the restripe's geometries";
 		return -ENOMEM;
 	}
-	msg = bds_parse_reshape(args, argc, argv, ra);
+	sc->rs = rs;
+	msg = bds_parse_reshape(args, argc, argv, &rs->args);
 	if (!msg)
-		msg = bds_reshape_check_len(ra, &sc->layout, sc->ti->len);
-	kfree(ra);
-	return bds_refuse(&sc->ti->error, msg ? msg : BDS_MSG_RESHAPE_UNMAPPED);
+		msg = bds_reshape_check_len(&rs->args, &sc->layout, sc->ti->len);
+	if (!msg && !bds_member_len(&sc->layout, rs->args.new_sectors,
+				    &sc->member_len))
+		msg = BDS_MSG_RESHAPE_NEWLEN_CYCLE;
+	return msg ? bds_refuse(&sc->ti->error, msg) : 0;
+}
+
+/* Does old member @i of the restripe fit its device, at its old offset? */
+static int bds_check_old_member(struct bds_ctx *sc, u32 i)
+{
+	const struct bds_geom *g = &sc->rs->old;
+	struct bds_member *mb = &sc->members[g->member[i]];
+	struct block_device *bdev = mb->dev->bdev;
+	u64 size = bdev_nr_sectors(bdev), off = g->offset[i];
+	u64 len = bds_geom_member_units(g, i) * g->layout.chunk;
+	unsigned int lbs = bdev_logical_block_size(bdev) >> SECTOR_SHIFT;
+
+	if (off % lbs) {
+		DMERR("member %u (%s): old offset %llu, logical block size %u sectors",
+		      g->member[i], mb->dev->name, off, lbs);
+		sc->ti->error = "Member's old offset is not a multiple of its logical block size";
+		return -EINVAL;
+	}
+	if (off > size || len > size - off) {
+		DMERR("member %u (%s): the old geometry needs %llu + %llu sectors, has %llu",
+		      g->member[i], mb->dev->name, off, len, size);
+		sc->ti->error = "Member device too small for its old offset + its old share";
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* The restripe's two geometries, once the members are open. */
+static int bds_init_restripe(struct bds_ctx *sc)
+{
+	struct bds_restripe *rs = sc->rs;
+	const char *msg;
+	u32 m, i;
+	int r;
+
+	for (m = 0; m < sc->layout.nr_members; m++)
+		rs->offset[m] = sc->members[m].offset;
+	msg = bds_reshape_of_table(&rs->args, &sc->layout, rs->offset,
+				   sc->ti->len, &rs->new, &rs->old,
+				   &rs->old_slots);
+	if (msg)
+		return bds_refuse(&sc->ti->error, msg);
+	rs->r.old = &rs->old;
+	rs->r.new = &rs->new;
+	rs->r.dir = rs->args.dir;
+	for (i = 0; i < rs->old.layout.nr_members; i++) {
+		r = bds_check_old_member(sc, i);
+		if (r)
+			return r;
+	}
+	sc->table.reshape = &rs->args;
+	return 0;
 }
 
 static int bds_ctr(struct dm_target *ti, unsigned int argc, char **argv)
@@ -388,15 +494,13 @@ static int bds_ctr(struct dm_target *ti, unsigned int argc, char **argv)
 	r = bds_init_layout(sc, &args);
 	if (r)
 		goto bad_layout;
-	if (args.reshape_given) {
-		r = bds_refuse_reshape(sc, &args, argc, argv);
-		goto bad_layout;
-	}
-	if (!bds_member_len(&sc->layout, ti->len, &sc->member_len)) {
+	if (args.reshape_given)
+		r = bds_parse_restripe(sc, &args, argc, argv);
+	else if (!bds_member_len(&sc->layout, ti->len, &sc->member_len))
 		r = bds_refuse(&ti->error, sc->slots ? BDS_MSG_LEN_CYCLE :
 			       BDS_MSG_LEN_WIDTH);
+	if (r)
 		goto bad_layout;
-	}
 	sc->table = args;
 	INIT_WORK(&sc->trigger_event, bds_trigger_event);
 
@@ -421,6 +525,11 @@ static int bds_ctr(struct dm_target *ti, unsigned int argc, char **argv)
 		}
 	}
 
+	if (sc->rs) {
+		r = bds_init_restripe(sc);
+		if (r)
+			goto bad_members;
+	}
 	if (sc->table.volume_given) {
 		r = bds_check_labels(sc);
 		if (r)
@@ -449,6 +558,7 @@ bad_members:
 	bds_put_members(sc, m);
 	free_percpu(sc->stats);
 bad_layout:
+	kvfree(sc->rs);
 	kfree(sc->slots);
 	kfree(sc);
 	return r;
@@ -462,6 +572,7 @@ static void bds_dtr(struct dm_target *ti)
 	bioset_exit(&sc->pieces);
 	bds_put_members(sc, sc->layout.nr_members);
 	free_percpu(sc->stats);
+	kvfree(sc->rs);
 	kfree(sc->slots);
 	kfree(sc);
 }
@@ -829,11 +940,130 @@ static bool bds_map_pieces(struct bds_ctx *sc, struct bio *clone, u64 start,
 	return true;
 }
 
+/* A read or write from volume sector @start, in the table's geometry. */
+static int bds_map_rw(struct bds_ctx *sc, struct bio *bio, u64 start)
+{
+	u32 left = bds_chunk_left(&sc->layout, start);
+
+	if (bio_sectors(bio) > left) {
+		if (bds_fail_atomic_split(bio))
+			return DM_MAPIO_SUBMITTED;
+		if (bds_map_pieces(sc, bio, start, left))
+			return DM_MAPIO_SUBMITTED;
+		dm_accept_partial_bio(bio, left);
+	}
+	return bds_map_unit(sc, bio);
+}
+
+/*
+ * Mid-restripe, send the range [@ps, @pe) of member @m of a discard,
+ * write-zeroes or secure erase @clone as a bio of its own, beside the
+ * clone: one clone goes to one range of its member, and a range that
+ * crosses the boundary may lie in two places of it.
+ */
+static bool bds_send_range(struct bds_ctx *sc, struct bio *clone, u32 m,
+			   u64 ps, u64 pe)
+{
+	gfp_t gfp = clone->bi_opf & REQ_NOWAIT ? GFP_NOWAIT : GFP_NOIO;
+	struct bds_piece *p;
+	struct bio *pb;
+
+	pb = bio_alloc_bioset(sc->members[m].dev->bdev, 0, clone->bi_opf, gfp,
+			      &sc->pieces);
+	if (!pb)
+		return false;
+	p = container_of(pb, struct bds_piece, bio);
+	p->sc = sc;
+	p->member = m;
+	pb->bi_iter.bi_sector = ps;
+	pb->bi_iter.bi_size = (pe - ps) << SECTOR_SHIFT;
+	pb->bi_private = clone;
+	pb->bi_end_io = bds_piece_end_io;
+	bds_copy_hints(pb, clone);
+	bio_clone_blkg_association(pb, clone);
+	bio_inc_remaining(clone);
+	dm_submit_bio_remap(clone, pb);
+	return true;
+}
+
+/*
+ * Mid-restripe, narrow a discard, write-zeroes or secure-erase copy to
+ * member @m's ranges: the part before the boundary in one geometry, the
+ * part from it on in the other.
+ */
+static int bds_map_range_restripe(struct bds_ctx *sc, struct bio *bio,
+				  u64 start)
+{
+	const struct bds_restripe *rs = sc->rs;
+	bool fwd = rs->r.dir == BDS_RESHAPE_FORWARD;
+	const struct bds_geom *lo = fwd ? &rs->new : &rs->old;
+	const struct bds_geom *hi = fwd ? &rs->old : &rs->new;
+	u64 end = start + bio_sectors(bio), ps[2], pe[2];
+	u64 edge = bds_reshape_boundary(&rs->r, rs->args.checkpoint);
+	u32 m = dm_bio_get_target_bio_nr(bio);
+	bool in_lo, in_hi;
+
+	in_lo = start < edge &&
+		bds_geom_member_range(lo, start, min(end, edge), m, &ps[0], &pe[0]);
+	in_hi = end > edge &&
+		bds_geom_member_range(hi, max(start, edge), end, m, &ps[1], &pe[1]);
+	if (!in_lo && !in_hi) {
+		bio_endio(bio);
+		return DM_MAPIO_SUBMITTED;
+	}
+	if (in_lo && in_hi && !bds_send_range(sc, bio, m, ps[1], pe[1])) {
+		bio->bi_status = BLK_STS_AGAIN;
+		bio_endio(bio);
+		return DM_MAPIO_SUBMITTED;
+	}
+	bio_set_dev(bio, sc->members[m].dev->bdev);
+	bio->bi_iter.bi_sector = in_lo ? ps[0] : ps[1];
+	bio->bi_iter.bi_size = (in_lo ? pe[0] - ps[0] : pe[1] - ps[1]) << SECTOR_SHIFT;
+	return DM_MAPIO_REMAPPED;
+}
+
+/*
+ * Mid-restripe: a read or write is cut where the geometries meet; its
+ * part in the new geometry goes the usual way, a part in the old one
+ * unit by unit.
+ */
+static int bds_map_restripe(struct bds_ctx *sc, struct bio *bio)
+{
+	const struct bds_restripe *rs = sc->rs;
+	u64 start = dm_target_offset(sc->ti, bio->bi_iter.bi_sector), left, ps;
+	const struct bds_geom *g;
+	u32 m;
+
+	switch (bio_op(bio)) {
+	case REQ_OP_DISCARD:
+	case REQ_OP_SECURE_ERASE:
+	case REQ_OP_WRITE_ZEROES:
+		return bds_map_range_restripe(sc, bio, start);
+	default:
+		break;
+	}
+
+	g = bds_reshape_geom_of(&rs->r, rs->args.checkpoint, start, &left);
+	if (g == &rs->old)
+		left = bds_chunk_left(&g->layout, start);
+	if (bio_sectors(bio) > left) {
+		if (bds_fail_atomic_split(bio))
+			return DM_MAPIO_SUBMITTED;
+		dm_accept_partial_bio(bio, left);
+	}
+	if (g == &rs->new)
+		return bds_map_rw(sc, bio, start);
+	bds_geom_map(g, start, &m, &ps);
+	bio_set_dev(bio, sc->members[m].dev->bdev);
+	bio->bi_iter.bi_sector = ps;
+	bds_account(sc, bio, m);
+	return DM_MAPIO_REMAPPED;
+}
+
 static int bds_map(struct dm_target *ti, struct bio *bio)
 {
 	struct bds_ctx *sc = ti->private;
-	u64 start;
-	u32 left, m;
+	u32 m;
 
 	if (bio->bi_opf & REQ_PREFLUSH) {
 		/* An empty flush: dm sends one copy per member. */
@@ -841,6 +1071,8 @@ static int bds_map(struct dm_target *ti, struct bio *bio)
 		bio_set_dev(bio, sc->members[m].dev->bdev);
 		return DM_MAPIO_REMAPPED;
 	}
+	if (sc->rs)
+		return bds_map_restripe(sc, bio);
 
 	switch (bio_op(bio)) {
 	case REQ_OP_DISCARD:
@@ -850,17 +1082,7 @@ static int bds_map(struct dm_target *ti, struct bio *bio)
 	default:
 		break;
 	}
-
-	start = dm_target_offset(ti, bio->bi_iter.bi_sector);
-	left = bds_chunk_left(&sc->layout, start);
-	if (bio_sectors(bio) > left) {
-		if (bds_fail_atomic_split(bio))
-			return DM_MAPIO_SUBMITTED;
-		if (bds_map_pieces(sc, bio, start, left))
-			return DM_MAPIO_SUBMITTED;
-		dm_accept_partial_bio(bio, left);
-	}
-	return bds_map_unit(sc, bio);
+	return bds_map_rw(sc, bio, dm_target_offset(ti, bio->bi_iter.bi_sector));
 }
 
 static int bds_end_io(struct dm_target *ti, struct bio *bio,
@@ -1016,10 +1238,22 @@ static int bds_iterate_devices(struct dm_target *ti,
 	unsigned int m;
 	int r = 0;
 
-	for (m = 0; !r && m < sc->layout.nr_members; m++)
-		r = fn(ti, sc->members[m].dev, sc->members[m].offset,
-		       bds_member_sectors(&sc->layout, sc->member_len, m),
-		       data);
+	u64 start, end;
+	u32 i;
+
+	for (m = 0; !r && m < sc->layout.nr_members; m++) {
+		start = sc->members[m].offset;
+		end = start + bds_member_sectors(&sc->layout, sc->member_len, m);
+		/* mid-restripe, a member's old data may lie elsewhere */
+		i = sc->rs ? sc->rs->old.index[m] : BDS_GEOM_NONE;
+		if (i != BDS_GEOM_NONE) {
+			start = min(start, sc->rs->old.offset[i]);
+			end = max(end, sc->rs->old.offset[i] +
+				  bds_geom_member_units(&sc->rs->old, i) *
+				  sc->layout.chunk);
+		}
+		r = fn(ti, sc->members[m].dev, start, end - start, data);
+	}
 	return r;
 }
 
@@ -1034,7 +1268,9 @@ static void bds_io_hints(struct dm_target *ti, struct queue_limits *limits)
 	 * the transfer that keeps every member busy for its share.
 	 */
 	limits->io_min = unit;
-	limits->io_opt = unit * sc->layout.nr_slots;
+	/* mid-restripe, the volume is the old geometry's length and file system */
+	limits->io_opt = unit * (sc->rs ? sc->rs->old.layout.nr_slots :
+				 sc->layout.nr_slots);
 	/*
 	 * Also what keeps atomic writes within one stripe unit: the block
 	 * layer caps the atomic unit at the largest power of two dividing
@@ -1046,7 +1282,7 @@ static void bds_io_hints(struct dm_target *ti, struct queue_limits *limits)
 
 static struct target_type bds_target = {
 	.name = "bds-stripe",
-	.version = { 1, 6, 0 },
+	.version = { 1, 7, 0 },
 	.features = DM_TARGET_PASSES_INTEGRITY | DM_TARGET_NOWAIT |
 		    BDS_TARGET_ATOMIC_WRITES,
 	.module = THIS_MODULE,

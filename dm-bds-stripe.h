@@ -119,6 +119,20 @@ struct bds_group_stats {
 	u64 write_sectors;
 };
 
+/*
+ * A volume mid-restripe (a table with "reshape"): the units behind the
+ * checkpoint are mapped through the new geometry, the table's own, and
+ * the others through the old one (Documentation/bds-stripe-restripe.rst).
+ */
+struct bds_restripe {
+	struct bds_reshape_args args;	/* the words; args.checkpoint: where */
+	struct bds_geom new;		/* the table's layout, offsets, new length */
+	struct bds_geom old;
+	struct bds_geom_slots old_slots;
+	struct bds_reshape r;		/* old, new and the direction */
+	u64 offset[BDS_MAX_MEMBERS];	/* scratch: the table's offsets */
+};
+
 struct bds_ctx {
 	struct dm_target *ti;
 	struct bds_layout layout;
@@ -129,6 +143,7 @@ struct bds_ctx {
 	struct bio_set pieces;
 	/* the table's words as given (its "volume <uuid>": labels checked) */
 	struct bds_args table;
+	struct bds_restripe *rs;	/* NULL but mid-restripe */
 	struct bds_member members[];
 };
 

@@ -43,6 +43,13 @@
  *                         the values of accepted ones, the lengths
  *                         (bds_reshape_check_len()), and the text
  *                         bds_table_write() gives back, word for word
+ *   reshape_map           the map path of a volume mid-restripe: the
+ *                         geometries the target makes of a "reshape"
+ *                         table (bds_reshape_of_table()); each unit near
+ *                         the checkpoint and at both ends in the geometry
+ *                         the checkpoint says, mapped there and back; a
+ *                         discard's member ranges on each side of the
+ *                         boundary against its units one by one
  *   geometry_refusals     geometries bds_layout_init() must refuse, and
  *                         weights bds_weights_check() must refuse (or
  *                         accept, with their sum); weights all 1 leave
@@ -1170,6 +1177,133 @@ static void bds_test_geometry_refusals(struct kunit *test)
 	bds_weight_refusals(test, l);
 }
 
+/* The geometries of the target's map path mid-restripe, kmalloc'd. */
+struct bds_krestripe {
+	struct bds_reshape_args args;
+	struct bds_geom new, old;
+	struct bds_geom_slots old_slots;
+	struct bds_layout l;
+	struct bds_reshape r;
+};
+
+/*
+ * Unit @u's place, as the map path finds it at checkpoint @ckpt: the
+ * geometry that holds it, its member and member sector; the sector maps
+ * back to the unit.
+ */
+static void bds_kexpect_unit(struct kunit *test, struct bds_krestripe *k,
+			     u64 ckpt, u64 u)
+{
+	u64 sector = u * k->l.chunk, left, ps;
+	const struct bds_geom *g;
+	bool fwd = k->r.dir == BDS_RESHAPE_FORWARD;
+	u32 dev;
+
+	g = bds_reshape_geom_of(&k->r, ckpt, sector, &left);
+	KUNIT_EXPECT_PTR_EQ_MSG(test, g, (u < ckpt) == fwd ? &k->new : &k->old,
+				"unit %llu, checkpoint %llu", u, ckpt);
+	if (u < ckpt)
+		KUNIT_EXPECT_EQ_MSG(test, left, (ckpt - u) * k->l.chunk,
+				    "unit %llu: sectors to the boundary", u);
+	bds_geom_map(g, sector, &dev, &ps);
+	KUNIT_EXPECT_EQ_MSG(test, bds_geom_unmap(g, dev, ps), sector,
+			    "unit %llu: member %u sector %llu maps back", u,
+			    dev, ps);
+	KUNIT_EXPECT_GE_MSG(test, ps, g->offset[g->index[dev]],
+			    "unit %llu: at or after its member's data offset", u);
+}
+
+/*
+ * Member @m's range of the unit-aligned volume range [@from, @to) in
+ * geometry @g (bds_geom_member_range()): from the first to the end of
+ * the last of its units there, mapped one by one.
+ */
+static void bds_kexpect_range(struct kunit *test, const struct bds_geom *g,
+			      u64 from, u64 to, u32 m)
+{
+	u64 first = U64_MAX, last = 0, u, ps, pe;
+	u32 chunk = g->layout.chunk, dev;
+	bool found;
+
+	for (u = from / chunk; from < to && u < to / chunk; u++) {
+		bds_geom_map(g, u * chunk, &dev, &ps);
+		if (dev != m)
+			continue;
+		first = min(first, ps);
+		last = max(last, ps + chunk);
+	}
+	found = from < to && bds_geom_member_range(g, from, to, m, &ps, &pe);
+	KUNIT_EXPECT_EQ_MSG(test, found, first != U64_MAX,
+			    "[%llu, %llu), member %u: a range exactly when a unit",
+			    from, to, m);
+	if (!found || first == U64_MAX)
+		return;
+	KUNIT_EXPECT_EQ_MSG(test, ps, first, "[%llu, %llu), member %u: start",
+			    from, to, m);
+	KUNIT_EXPECT_EQ_MSG(test, pe, last, "[%llu, %llu), member %u: end",
+			    from, to, m);
+}
+
+/*
+ * The map path of a volume mid-restripe: the documentation's grow
+ * (three members to four, 128-sector units, the old data at 2048, the
+ * new at 128 and 2048) checked in by the target's own helper
+ * (bds_reshape_of_table()) at checkpoints 0, 65536 and the end.  Every
+ * unit near the boundary and at both ends lies in the geometry the
+ * checkpoint says and maps back; a discard's range over the boundary
+ * splits, per member, into the places of its units in each geometry
+ * (bds_geom_member_range() against the units one by one).
+ */
+static void bds_test_reshape_map(struct kunit *test)
+{
+	static const char *grow = BDS_KGROW
+		" reshape forward 65536 16760832 2,1 interleave 0:2048:1,1:2048:1,2:2048:1";
+	static const u64 offsets[] = { 128, 128, 128, 2048 };
+	static const u64 ckpts[] = { 0, 65536, 98208 };
+	const u64 len = 12570624, units = len / 128;
+	struct bds_krestripe *k;
+	struct bds_args a;
+	u64 u, c, lo, hi, edge;
+	u32 i, m, w;
+
+	k = kunit_kzalloc(test, sizeof(*k), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, k);
+	KUNIT_ASSERT_NULL(test, bds_kparse_reshape(test, grow, &a, &k->args));
+	KUNIT_ASSERT_EQ(test, bds_layout_init(&k->l, a.chunk, a.group_size,
+					      a.nr_groups, a.mode), BDS_OK);
+	KUNIT_ASSERT_EQ(test, bds_weights_check(&k->l, a.weight, &w), BDS_OK);
+	KUNIT_ASSERT_NULL(test, bds_reshape_check_len(&k->args, &k->l, len));
+	KUNIT_ASSERT_NULL(test, bds_reshape_of_table(&k->args, &k->l, offsets,
+						     len, &k->new, &k->old,
+						     &k->old_slots));
+	KUNIT_EXPECT_EQ(test, k->old.units, units);
+	KUNIT_EXPECT_EQ(test, k->new.units, 16760832ULL / 128);
+	KUNIT_EXPECT_EQ(test, k->old.index[3], BDS_GEOM_NONE);
+	k->r.old = &k->old;
+	k->r.new = &k->new;
+	k->r.dir = BDS_RESHAPE_FORWARD;
+
+	for (i = 0; i < ARRAY_SIZE(ckpts); i++) {
+		c = ckpts[i];
+		lo = c > 300 ? c - 300 : 0;
+		hi = min(c + 300, units);
+		for (u = lo; u < hi; u++)
+			bds_kexpect_unit(test, k, c, u);
+		for (u = 0; u < 200; u++) {
+			bds_kexpect_unit(test, k, c, u);
+			bds_kexpect_unit(test, k, c, units - 1 - u);
+		}
+		/* a discard of units [lo, hi): per member, per geometry */
+		edge = c * 128;
+		for (m = 0; m < 4; m++) {
+			bds_kexpect_range(test, &k->new, lo * 128,
+					  min(hi * 128, edge), m);
+			bds_kexpect_range(test, &k->old, max(lo * 128, edge),
+					  hi * 128, m);
+		}
+	}
+}
+
 static struct kunit_case bds_layout_cases[] = {
 	KUNIT_CASE_PARAM(bds_test_map_round_trip, bds_kgeom_gen_params),
 	KUNIT_CASE_PARAM(bds_test_member_range, bds_range_geom_gen_params),
@@ -1183,6 +1317,7 @@ static struct kunit_case bds_layout_cases[] = {
 	KUNIT_CASE(bds_test_parse_refusals),
 	KUNIT_CASE(bds_test_parse_accepts),
 	KUNIT_CASE(bds_test_parse_reshape),
+	KUNIT_CASE(bds_test_reshape_map),
 	KUNIT_CASE(bds_test_geometry_refusals),
 	KUNIT_CASE(bds_test_label_golden),
 	{}

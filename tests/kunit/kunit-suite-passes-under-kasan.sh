@@ -20,7 +20,7 @@
 . /bds/guest-lib.sh
 
 SUITE=bds-stripe-layout
-CASES=12
+CASES=13
 RES=/sys/kernel/debug/kunit/$SUITE/results
 
 [ -d /sys/kernel/debug/kunit ] || skip "no KUnit in this kernel (needs the debug kernel)"
