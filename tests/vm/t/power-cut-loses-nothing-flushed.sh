@@ -56,6 +56,8 @@
 # timeout: 600
 # memory: 1536
 # exec: bds-logreplay bds-crashload
+# The debug kernel has no dm-log-writes (tests/debug/config.fragment):
+# kernels: 6.1 6.12 7.2
 # check-kernels: 6.1
 
 # shellcheck disable=SC1091,SC2154,SC2086,SC2034
