@@ -580,6 +580,31 @@ bds_holders() {
 	ls "/sys/block/$(bds_dev "$1")/holders/" 2>/dev/null | tr '\n' ' ' | sed 's/ $//'
 }
 
+# bds_expect_refused DESC REASON TABLE KLOG NAME DEV...: "dmsetup create
+# NAME" of TABLE fails, the kernel log since bds_mark DESC gives REASON as
+# the bds-stripe error and a line matching the extended regular expression
+# KLOG (which member, say), and nothing is left: no NAME, no holder of
+# any DEV.  The kernel log of the refusal stays in /tmp/refused.log.
+bds_expect_refused() {
+	_d=$1 _why=$2 _t=$3 _klog=$4 _n=$5
+	shift 5
+	bds_mark "$_d"
+	if echo "$_t" | dmsetup create "$_n" 2>/dev/null; then
+		check "$_d: refused" false
+		bds_dm_remove "$_n"
+		return
+	fi
+	bds_dmesg_since "$_d" >/tmp/refused.log
+	check "$_d: refused with '$_why'" grep -qF "bds-stripe: $_why" /tmp/refused.log
+	check "$_d: the kernel says which ($_klog)" grep -qE "$_klog" /tmp/refused.log
+	check "$_d: no device left" sh -c "! dmsetup info $_n >/dev/null 2>&1"
+	_h=""
+	for _x in "$@"; do
+		_h="$_h$(bds_holders "$_x")"
+	done
+	expect_eq "$_h" "" "$_d: no holders"
+}
+
 # bds_module_refcnt: reference count of dm_bds_stripe ("" when not loaded).
 bds_module_refcnt() { cat /sys/module/dm_bds_stripe/refcnt 2>/dev/null; }
 

@@ -57,17 +57,7 @@ swap_ab=$(echo "$T" | sed "s|$A 2048 $B 2048|$B 2048 $A 2048|")
 # refused DESC REASON TABLE: dmsetup create fails, the kernel gives REASON
 # as the bds-stripe error after a line naming the member, nothing is left.
 refused() {
-	bds_mark "$1"
-	if echo "$3" | dmsetup create $VOL 2>/dev/null; then
-		check "$1: refused" false
-		bds_dm_remove $VOL
-		return
-	fi
-	bds_dmesg_since "$1" >/tmp/k.log
-	check "$1: refused with '$2'" grep -qF "bds-stripe: $2" /tmp/k.log
-	check "$1: the kernel names the member" grep -qE 'bds-stripe: member [0-9]+ \(' /tmp/k.log
-	check "$1: no device left" sh -c "! dmsetup info $VOL >/dev/null 2>&1"
-	expect_eq "$(bds_holders "$A")$(bds_holders "$B")$(bds_holders "$C")" "" "$1: no holders"
+	bds_expect_refused "$1" "$2" "$3" 'bds-stripe: member [0-9]+ \(' $VOL "$A" "$B" "$C"
 }
 
 # --- the table the labels describe ---------------------------------------------
@@ -106,7 +96,7 @@ dd if=/dev/zero of="$C" bs=512 seek=$(($(bds_sectors "$C") / 8 * 8 - 16)) count=
 sync
 refused "a member without a label" "Member has no valid bds-stripe label" "$T"
 check "the kernel says why, for both copies" \
-	grep -qF "no valid label: primary: no bds-stripe label (magic); backup: no bds-stripe label (magic)" /tmp/k.log
+	grep -qF "no valid label: primary: no bds-stripe label (magic); backup: no bds-stripe label (magic)" /tmp/refused.log
 
 # C with copies of two volumes: its own primary, another volume's backup
 bds-mklabels --only 2 "$OTHER" 128 interleave 2,1 "$A" "$B" "$C" >/dev/null

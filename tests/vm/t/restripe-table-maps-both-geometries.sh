@@ -68,20 +68,10 @@ BLKDISCARD="/usr/sbin/blkdiscard -f"
 # --- helpers -----------------------------------------------------------------
 
 # refused DESC REASON TABLE KLOG: dmsetup create fails, the kernel gives
-# REASON as the bds-stripe error and a line matching the extended regular
-# expression KLOG (which member, or which checkpoints), nothing is left.
+# REASON and a line matching KLOG (which member, or which checkpoints),
+# nothing is left (guest-lib.sh: bds_expect_refused).
 refused() {
-	bds_mark "$1"
-	if echo "$3" | dmsetup create $VOL 2>/dev/null; then
-		check "$1: refused" false
-		bds_dm_remove $VOL
-		return
-	fi
-	bds_dmesg_since "$1" >/tmp/k.log
-	check "$1: refused with '$2'" grep -qF "bds-stripe: $2" /tmp/k.log
-	check "$1: the kernel says which ($4)" grep -qE "$4" /tmp/k.log
-	check "$1: no device left" sh -c "! dmsetup info $VOL >/dev/null 2>&1"
-	expect_eq "$(bds_holders "$A")$(bds_holders "$B")$(bds_holders "$C")" "" "$1: no holders"
+	bds_expect_refused "$1" "$2" "$3" "$4" $VOL "$A" "$B" "$C"
 }
 NAMES_MEMBER='bds-stripe: member [0-9]+ \('
 
