@@ -707,10 +707,13 @@ static void fuzz_check_restripe(const struct bds_args *a,
 	const char *err;
 	u32 dev;
 
-	for (grp = 0, i = a->first_member; grp < a->nr_groups; grp++, i++)
-		for (d = 0; d < a->group_size[grp]; d++, i += 2)
-			FUZZ_CHECK(bds_parse_u64(argv[i + 1], &off[m++]),
-				   "member %u: offset word", m);
+	for (grp = 0, i = a->first_member; grp < a->nr_groups; grp++, i++) {
+		for (d = 0; d < a->group_size[grp]; d++, i += 2, m++) {
+			bool ok = bds_parse_u64(argv[i + 1], &off[m]);
+
+			FUZZ_CHECK(ok, "member %u: offset word", m);
+		}
+	}
 	err = bds_reshape_of_table(r, l, off, len, &gn, &go, &so);
 	if (verbose && err)
 		fprintf(stderr, "table: %s\n", err);

@@ -459,23 +459,35 @@ static void test_old_layout(void)
 static struct bds_slot slots[BDS_MAX_SLOTS];
 static u16 slot_of[BDS_MAX_SLOTS];
 
+/*
+ * Both passes over @text, then its new layout, weighed, into @l (on the
+ * slot arrays above): NULL, or why the table or the layout is refused.
+ */
+static const char *new_layout(const char *text, struct bds_reshape_args *r,
+			      struct bds_layout *l)
+{
+	struct bds_args a;
+	const char *msg;
+	u32 w;
+
+	msg = parse(text, &a, r);
+	if (msg)
+		return msg;
+	if (bds_layout_init(l, a.chunk, a.group_size, a.nr_groups, a.mode) ||
+	    bds_weights_check(l, a.weight, &w))
+		return "new geometry refused";
+	bds_layout_weigh(l, a.weight, w, slots, slot_of);
+	return NULL;
+}
+
 /* bds_reshape_check_len() on the new layout of @text, target length @len. */
 static const char *check_len(const char *text, u64 len)
 {
 	struct bds_reshape_args r;
 	struct bds_layout l;
-	struct bds_args a;
-	const char *msg;
-	u32 w;
+	const char *msg = new_layout(text, &r, &l);
 
-	msg = parse(text, &a, &r);
-	if (msg)
-		return msg;
-	if (bds_layout_init(&l, a.chunk, a.group_size, a.nr_groups, a.mode) ||
-	    bds_weights_check(&l, a.weight, &w))
-		return "new geometry refused";
-	bds_layout_weigh(&l, a.weight, w, slots, slot_of);
-	return bds_reshape_check_len(&r, &l, len);
+	return msg ? msg : bds_reshape_check_len(&r, &l, len);
 }
 
 static void expect_len(const char *what, const char *text, u64 len,
@@ -750,22 +762,13 @@ static void test_writer_length(void)
 static const char *geoms(const char *text, u64 len, const u64 *offset,
 			 struct bds_geom *gn, struct bds_geom *go)
 {
-	static struct bds_geom_slots sn, so;
+	static struct bds_geom_slots so;
 	struct bds_reshape_args r;
 	struct bds_layout l;
-	struct bds_args a;
-	const char *msg;
-	u32 w;
+	const char *msg = new_layout(text, &r, &l);
 
-	msg = parse(text, &a, &r);
-	if (!msg && (bds_layout_init(&l, a.chunk, a.group_size, a.nr_groups,
-				     a.mode) ||
-		     bds_weights_check(&l, a.weight, &w)))
-		msg = "the new layout is refused";
-	if (msg)
-		return msg;
-	bds_layout_weigh(&l, a.weight, w, sn.slot, sn.slot_of);
-	msg = bds_reshape_check_len(&r, &l, len);
+	if (!msg)
+		msg = bds_reshape_check_len(&r, &l, len);
 	if (!msg)
 		msg = bds_reshape_of_table(&r, &l, offset, len, gn, go, &so);
 	return msg;
