@@ -71,7 +71,8 @@ static int bds_get_member(struct bds_ctx *sc, unsigned int m, char **words)
 		ti->error = "Chunk size is not a multiple of a member's logical block size";
 		return -EINVAL;
 	}
-	if (offset % lbs) {
+	/* a power of 2: no 64-bit division, which 32-bit kernels lack */
+	if (offset & (lbs - 1)) {
 		DMERR("member %u (%s): offset %llu, logical block size %u sectors",
 		      m, mb->dev->name, offset, lbs);
 		ti->error = "Member offset is not a multiple of the member's logical block size";
@@ -431,7 +432,7 @@ static int bds_check_old_member(struct bds_ctx *sc, u32 i)
 	u64 len = bds_geom_member_units(g, i) * g->layout.chunk;
 	unsigned int lbs = bdev_logical_block_size(bdev) >> SECTOR_SHIFT;
 
-	if (off % lbs) {
+	if (off & (lbs - 1)) {	/* a power of 2, as in bds_get_member() */
 		DMERR("member %u (%s): old offset %llu, logical block size %u sectors",
 		      g->member[i], mb->dev->name, off, lbs);
 		sc->ti->error = "Member's old offset is not a multiple of its logical block size";
