@@ -413,6 +413,10 @@ static int bds_parse_restripe(struct bds_ctx *sc, const struct bds_args *args,
 		return -ENOMEM;
 	}
 	sc->rs = rs;
+	spin_lock_init(&rs->lock);
+	bio_list_init(&rs->held);
+	init_waitqueue_head(&rs->drained);
+	mutex_init(&rs->msg_lock);
 	msg = bds_parse_reshape(args, argc, argv, &rs->args);
 	if (!msg)
 		msg = bds_reshape_check_len(&rs->args, &sc->layout, sc->ti->len);
@@ -470,6 +474,8 @@ static int bds_init_restripe(struct bds_ctx *sc)
 		if (r)
 			return r;
 	}
+	rs->hold = rs->args.checkpoint;
+	rs->closing = rs->args.checkpoint;
 	sc->table.reshape = &rs->args;
 	return 0;
 }
@@ -552,6 +558,10 @@ static int bds_ctr(struct dm_target *ti, unsigned int argc, char **argv)
 	/* A weighted bio's pieces are found by member: see bds_map_pieces(). */
 	if (sc->slots)
 		ti->per_io_data_size = args.nr_members * sizeof(struct bds_piece *);
+	if (sc->rs) {
+		sc->rs->io_at = ti->per_io_data_size;
+		ti->per_io_data_size += sizeof(struct bds_rs_io);
+	}
 	ti->private = sc;
 	return 0;
 
@@ -569,6 +579,8 @@ static void bds_dtr(struct dm_target *ti)
 {
 	struct bds_ctx *sc = ti->private;
 
+	if (sc->rs)
+		mutex_destroy(&sc->rs->msg_lock);
 	flush_work(&sc->trigger_event);
 	bioset_exit(&sc->pieces);
 	bds_put_members(sc, sc->layout.nr_members);
@@ -989,18 +1001,18 @@ static bool bds_send_range(struct bds_ctx *sc, struct bio *clone, u32 m,
 
 /*
  * Mid-restripe, narrow a discard, write-zeroes or secure-erase copy to
- * member @m's ranges: the part before the boundary in one geometry, the
- * part from it on in the other.
+ * member @m's ranges: the part before the boundary of checkpoint @ckpt
+ * in one geometry, the part from it on in the other.
  */
 static int bds_map_range_restripe(struct bds_ctx *sc, struct bio *bio,
-				  u64 start)
+				  u64 start, u64 ckpt)
 {
 	const struct bds_restripe *rs = sc->rs;
 	bool fwd = rs->r.dir == BDS_RESHAPE_FORWARD;
 	const struct bds_geom *lo = fwd ? &rs->new : &rs->old;
 	const struct bds_geom *hi = fwd ? &rs->old : &rs->new;
 	u64 end = start + bio_sectors(bio), ps[2], pe[2];
-	u64 edge = bds_reshape_boundary(&rs->r, rs->args.checkpoint);
+	u64 edge = bds_reshape_boundary(&rs->r, ckpt);
 	u32 m = dm_bio_get_target_bio_nr(bio);
 	bool in_lo, in_hi;
 
@@ -1023,35 +1035,130 @@ static int bds_map_range_restripe(struct bds_ctx *sc, struct bio *bio,
 	return DM_MAPIO_REMAPPED;
 }
 
+static struct bds_rs_io *bds_rs_io(struct bds_ctx *sc, struct bio *bio)
+{
+	char *data = dm_per_bio_data(bio, sc->ti->per_io_data_size);
+
+	return (struct bds_rs_io *)(data + sc->rs->io_at);
+}
+
+static bool bds_is_range_op(struct bio *bio)
+{
+	return bio_op(bio) == REQ_OP_DISCARD ||
+	       bio_op(bio) == REQ_OP_SECURE_ERASE ||
+	       bio_op(bio) == REQ_OP_WRITE_ZEROES;
+}
+
+/*
+ * How many sectors of @bio from volume sector @start on the target maps
+ * as one while the checkpoint is @ckpt: a range operation whole, a read
+ * or write up to the boundary in the new geometry and up to the end of
+ * its stripe unit in the old one.
+ */
+static u64 bds_restripe_len(const struct bds_restripe *rs, struct bio *bio,
+			    u64 start, u64 ckpt)
+{
+	u64 left;
+
+	if (bds_is_range_op(bio))
+		return bio_sectors(bio);
+	if (bds_reshape_geom_of(&rs->r, ckpt, start, &left) == &rs->old)
+		left = bds_chunk_left(&rs->old.layout, start);
+	return left;
+}
+
+/* Does a band from the checkpoint to @edge meet the units [@u0, @u1)? */
+static bool bds_in_band(u64 ckpt, u64 edge, u64 u0, u64 u1)
+{
+	return u0 < max(ckpt, edge) && u1 > min(ckpt, edge);
+}
+
+/* Under rs->lock: must @bio, from volume sector @start, wait? */
+static bool bds_must_wait(const struct bds_restripe *rs, struct bio *bio,
+			  u64 start)
+{
+	const struct bds_layout *l = &rs->new.layout;
+	u64 ckpt = rs->args.checkpoint, u0, u1;
+	u32 in;
+
+	if (rs->hold == ckpt && rs->closing == ckpt)
+		return false;
+	u0 = bds_chunk_of(l, start, &in);
+	u1 = bds_chunk_of(l, start + max(bio_sectors(bio), 1U) - 1, &in) + 1;
+	return bds_in_band(ckpt, rs->closing, u0, u1) ||
+	       (op_is_write(bio_op(bio)) && bds_in_band(ckpt, rs->hold, u0, u1));
+}
+
+/*
+ * Mid-restripe, admit @bio: cut it where its geometry or old stripe unit
+ * ends (only when it is first mapped: a held bio was cut then), then
+ * hold it, or count it in the current epoch.  *@ckpt gets the checkpoint
+ * it is mapped by, which cannot pass it before it ends (bds_quiesce()).
+ * Returns DM_MAPIO_REMAPPED when the caller maps it on.
+ */
+static int bds_admit(struct bds_ctx *sc, struct bio *bio, bool first,
+		     u64 start, u64 *ckpt)
+{
+	struct bds_restripe *rs = sc->rs;
+	struct bds_rs_io *io = bds_rs_io(sc, bio);
+	unsigned long flags;
+	u64 len;
+
+	io->counted = false;
+	spin_lock_irqsave(&rs->lock, flags);
+	*ckpt = rs->args.checkpoint;
+	len = bds_restripe_len(rs, bio, start, *ckpt);
+	if (bio_sectors(bio) > len) {
+		if (!first || bds_bio_atomic(bio)) {
+			spin_unlock_irqrestore(&rs->lock, flags);
+			/* a held bio was cut to fit: never here */
+			if (WARN_ON_ONCE(!first))
+				bio_io_error(bio);
+			else
+				bds_fail_atomic_split(bio);
+			return DM_MAPIO_SUBMITTED;
+		}
+		dm_accept_partial_bio(bio, len);
+	}
+	if (bds_must_wait(rs, bio, start)) {
+		if (bio->bi_opf & REQ_NOWAIT) {
+			spin_unlock_irqrestore(&rs->lock, flags);
+			bio->bi_status = BLK_STS_AGAIN;
+			bio_endio(bio);
+			return DM_MAPIO_SUBMITTED;
+		}
+		bio_list_add(&rs->held, bio);
+		rs->nr_held++;
+		spin_unlock_irqrestore(&rs->lock, flags);
+		return DM_MAPIO_SUBMITTED;
+	}
+	io->counted = true;
+	io->epoch = rs->epoch;
+	atomic_inc(&rs->inflight[io->epoch]);
+	spin_unlock_irqrestore(&rs->lock, flags);
+	return DM_MAPIO_REMAPPED;
+}
+
 /*
  * Mid-restripe: a read or write is cut where the geometries meet; its
  * part in the new geometry goes the usual way, a part in the old one
- * unit by unit.
+ * unit by unit.  @first: from dm's map, not a held bio let go.
  */
-static int bds_map_restripe(struct bds_ctx *sc, struct bio *bio)
+static int bds_map_restripe(struct bds_ctx *sc, struct bio *bio, bool first)
 {
 	const struct bds_restripe *rs = sc->rs;
 	u64 start = dm_target_offset(sc->ti, bio->bi_iter.bi_sector), left, ps;
 	const struct bds_geom *g;
+	u64 ckpt;
 	u32 m;
+	int r;
 
-	switch (bio_op(bio)) {
-	case REQ_OP_DISCARD:
-	case REQ_OP_SECURE_ERASE:
-	case REQ_OP_WRITE_ZEROES:
-		return bds_map_range_restripe(sc, bio, start);
-	default:
-		break;
-	}
-
-	g = bds_reshape_geom_of(&rs->r, rs->args.checkpoint, start, &left);
-	if (g == &rs->old)
-		left = bds_chunk_left(&g->layout, start);
-	if (bio_sectors(bio) > left) {
-		if (bds_fail_atomic_split(bio))
-			return DM_MAPIO_SUBMITTED;
-		dm_accept_partial_bio(bio, left);
-	}
+	r = bds_admit(sc, bio, first, start, &ckpt);
+	if (r != DM_MAPIO_REMAPPED)
+		return r;
+	if (bds_is_range_op(bio))
+		return bds_map_range_restripe(sc, bio, start, ckpt);
+	g = bds_reshape_geom_of(&rs->r, ckpt, start, &left);
 	if (g == &rs->new)
 		return bds_map_rw(sc, bio, start);
 	bds_geom_map(g, start, &m, &ps);
@@ -1061,19 +1168,217 @@ static int bds_map_restripe(struct bds_ctx *sc, struct bio *bio)
 	return DM_MAPIO_REMAPPED;
 }
 
+/* Map again, and send, the held bios of @list that may go now. */
+static void bds_release(struct bds_ctx *sc, struct bio_list *list)
+{
+	struct bio *bio;
+
+	while ((bio = bio_list_pop(list))) {
+		if (bds_map_restripe(sc, bio, false) == DM_MAPIO_REMAPPED)
+			dm_submit_bio_remap(bio, NULL);
+	}
+}
+
+/* Under rs->lock: move the held bios that need not wait any more to @out. */
+static void bds_take_released(struct bds_ctx *sc, struct bio_list *out)
+{
+	struct bds_restripe *rs = sc->rs;
+	struct bio_list still = BIO_EMPTY_LIST;
+	struct bio *bio;
+	u64 start;
+
+	while ((bio = bio_list_pop(&rs->held))) {
+		start = dm_target_offset(sc->ti, bio->bi_iter.bi_sector);
+		if (bds_must_wait(rs, bio, start)) {
+			bio_list_add(&still, bio);
+		} else {
+			bio_list_add(out, bio);
+			rs->nr_held--;
+		}
+	}
+	rs->held = still;
+}
+
+/* Set both bands' edges, and let go of the held bios that may go. */
+static void bds_set_bands(struct bds_ctx *sc, u64 hold, u64 closing)
+{
+	struct bds_restripe *rs = sc->rs;
+	struct bio_list out = BIO_EMPTY_LIST;
+
+	spin_lock_irq(&rs->lock);
+	rs->hold = hold;
+	rs->closing = closing;
+	bds_take_released(sc, &out);
+	spin_unlock_irq(&rs->lock);
+	bds_release(sc, &out);
+}
+
+/*
+ * Wait until every I/O admitted before now has ended: those of the
+ * other epoch (left by a wait that was killed), then those of this one,
+ * after new ones go to the other.  Called with msg_lock held.
+ */
+static int bds_quiesce(struct bds_restripe *rs)
+{
+	unsigned int e = rs->epoch;
+
+	if (wait_event_killable(rs->drained, !atomic_read(&rs->inflight[!e])))
+		return -EINTR;
+	spin_lock_irq(&rs->lock);
+	rs->epoch = !e;
+	spin_unlock_irq(&rs->lock);
+	if (wait_event_killable(rs->drained, !atomic_read(&rs->inflight[e])))
+		return -EINTR;
+	return 0;
+}
+
+/* Is @x between @a and @b, both included, whichever is larger? */
+static bool bds_between(u64 x, u64 a, u64 b)
+{
+	return x >= min(a, b) && x <= max(a, b);
+}
+
+/*
+ * "reshape hold <end>": from now on, writes to the units between the
+ * checkpoint and @end wait; held writes outside go to their old places.
+ * Returns once every I/O sent before has ended, so that the copier reads
+ * what the last acknowledged writes left.  Only as far as the frontier:
+ * the copy of a held band never lands on data not yet copied.
+ */
+static int bds_msg_hold(struct bds_ctx *sc, u64 end)
+{
+	struct bds_restripe *rs = sc->rs;
+	u64 ckpt = rs->args.checkpoint;
+	int r;
+
+	if (rs->suspended) {
+		DMERR("%s", BDS_MSG_MESSAGE_SUSPENDED);
+		return -EBUSY;
+	}
+	if (!bds_between(end, ckpt, bds_reshape_frontier(&rs->r, ckpt))) {
+		DMERR("hold %llu: checkpoint %llu, frontier %llu", end, ckpt,
+		      bds_reshape_frontier(&rs->r, ckpt));
+		DMERR("%s", BDS_MSG_MESSAGE_FRONTIER);
+		return -ERANGE;
+	}
+	bds_set_bands(sc, end, ckpt);
+	r = bds_quiesce(rs);
+	if (r)	/* the copier is gone: nothing waits for it */
+		bds_set_bands(sc, ckpt, ckpt);
+	return r;
+}
+
+/*
+ * "reshape checkpoint <b>": the units between the checkpoint and @b,
+ * all held, are in the new geometry from now on.  Every I/O to them
+ * waits while those sent to their old places end; then they all go to
+ * the new ones.  The copier sends it once every member's labels say @b.
+ */
+static int bds_msg_checkpoint(struct bds_ctx *sc, u64 b)
+{
+	struct bds_restripe *rs = sc->rs;
+	u64 ckpt = rs->args.checkpoint;
+	int r;
+
+	if (b == ckpt)
+		return 0;
+	if (!bds_between(b, ckpt, rs->hold)) {
+		DMERR("checkpoint %llu: checkpoint %llu, held up to %llu", b,
+		      ckpt, rs->hold);
+		DMERR("%s", BDS_MSG_MESSAGE_UNHELD);
+		return -ERANGE;
+	}
+	bds_set_bands(sc, rs->hold, b);
+	r = bds_quiesce(rs);
+	spin_lock_irq(&rs->lock);
+	if (!r)
+		rs->args.checkpoint = b;
+	spin_unlock_irq(&rs->lock);
+	bds_set_bands(sc, r ? ckpt : rs->hold, rs->args.checkpoint);
+	return r;
+}
+
+static int bds_message(struct dm_target *ti, unsigned int argc, char **argv,
+		       char *result, unsigned int maxlen)
+{
+	struct bds_ctx *sc = ti->private;
+	struct bds_restripe *rs = sc->rs;
+	struct bds_message msg;
+	const char *why;
+	unsigned int sz = 0;
+	int r = 0;
+
+	why = bds_parse_message(argc, argv, &msg);
+	if (!why && !rs)
+		why = BDS_MSG_MESSAGE_NO_RESHAPE;
+	if (why) {
+		DMERR("%s", why);
+		return -EINVAL;
+	}
+	mutex_lock(&rs->msg_lock);
+	switch (msg.verb) {
+	case BDS_MSG_HOLD:
+		r = bds_msg_hold(sc, msg.unit);
+		break;
+	case BDS_MSG_CHECKPOINT:
+		r = bds_msg_checkpoint(sc, msg.unit);
+		break;
+	case BDS_MSG_STATUS:
+		spin_lock_irq(&rs->lock);
+		DMEMIT("checkpoint %llu hold %llu held %u",
+		       rs->args.checkpoint, rs->hold, rs->nr_held);
+		spin_unlock_irq(&rs->lock);
+		r = 1;
+		break;
+	}
+	mutex_unlock(&rs->msg_lock);
+	return r;
+}
+
+/*
+ * dm waits for every bio it sent us before a suspend completes: let the
+ * held ones go, to their old places, and hold nothing until resume.  A
+ * copy under way must hold again, and copy again what it had copied.
+ */
+static void bds_presuspend(struct dm_target *ti)
+{
+	struct bds_ctx *sc = ti->private;
+	struct bds_restripe *rs = sc->rs;
+
+	if (!rs)
+		return;
+	mutex_lock(&rs->msg_lock);
+	rs->suspended = true;
+	bds_set_bands(sc, rs->args.checkpoint, rs->args.checkpoint);
+	mutex_unlock(&rs->msg_lock);
+}
+
+static void bds_resume(struct dm_target *ti)
+{
+	struct bds_ctx *sc = ti->private;
+
+	if (sc->rs) {
+		mutex_lock(&sc->rs->msg_lock);
+		sc->rs->suspended = false;
+		mutex_unlock(&sc->rs->msg_lock);
+	}
+}
+
 static int bds_map(struct dm_target *ti, struct bio *bio)
 {
 	struct bds_ctx *sc = ti->private;
 	u32 m;
 
 	if (bio->bi_opf & REQ_PREFLUSH) {
+		if (sc->rs)
+			bds_rs_io(sc, bio)->counted = false;
 		/* An empty flush: dm sends one copy per member. */
 		m = dm_bio_get_target_bio_nr(bio);
 		bio_set_dev(bio, sc->members[m].dev->bdev);
 		return DM_MAPIO_REMAPPED;
 	}
 	if (sc->rs)
-		return bds_map_restripe(sc, bio);
+		return bds_map_restripe(sc, bio, true);
 
 	switch (bio_op(bio)) {
 	case REQ_OP_DISCARD:
@@ -1090,8 +1395,15 @@ static int bds_end_io(struct dm_target *ti, struct bio *bio,
 		      blk_status_t *error)
 {
 	struct bds_ctx *sc = ti->private;
+	struct bds_rs_io *io;
 	unsigned int m;
 
+	if (sc->rs) {
+		io = bds_rs_io(sc, bio);
+		if (io->counted &&
+		    atomic_dec_and_test(&sc->rs->inflight[io->epoch]))
+			wake_up(&sc->rs->drained);
+	}
 	if (!*error)
 		return DM_ENDIO_DONE;
 
@@ -1283,7 +1595,7 @@ static void bds_io_hints(struct dm_target *ti, struct queue_limits *limits)
 
 static struct target_type bds_target = {
 	.name = "bds-stripe",
-	.version = { 1, 7, 0 },
+	.version = { 1, 8, 0 },
 	.features = DM_TARGET_PASSES_INTEGRITY | DM_TARGET_NOWAIT |
 		    BDS_TARGET_ATOMIC_WRITES,
 	.module = THIS_MODULE,
@@ -1291,7 +1603,10 @@ static struct target_type bds_target = {
 	.dtr = bds_dtr,
 	.map = bds_map,
 	.end_io = bds_end_io,
+	.presuspend = bds_presuspend,
+	.resume = bds_resume,
 	.status = bds_status,
+	.message = bds_message,
 	.iterate_devices = bds_iterate_devices,
 	.io_hints = bds_io_hints,
 };

@@ -8,9 +8,13 @@
 #ifndef DM_BDS_STRIPE_H
 #define DM_BDS_STRIPE_H
 
+#include <linux/bio.h>
 #include <linux/blkdev.h>
 #include <linux/device-mapper.h>
+#include <linux/mutex.h>
 #include <linux/percpu.h>
+#include <linux/spinlock.h>
+#include <linux/wait.h>
 #include <linux/workqueue.h>
 
 #include "libbds/label.h"
@@ -64,9 +68,14 @@ static inline void bds_set_flush_bypass(struct dm_target *ti)
  * boundary of the device (a table of several targets).  Fail it as the
  * block layer fails an atomic write it cannot take.
  */
+static inline bool bds_bio_atomic(const struct bio *bio)
+{
+	return bio->bi_opf & REQ_ATOMIC;
+}
+
 static inline bool bds_fail_atomic_split(struct bio *bio)
 {
-	if (!(bio->bi_opf & REQ_ATOMIC))
+	if (!bds_bio_atomic(bio))
 		return false;
 	bio->bi_status = BLK_STS_INVAL;
 	bio_endio(bio);
@@ -74,6 +83,11 @@ static inline bool bds_fail_atomic_split(struct bio *bio)
 }
 #else
 #define BDS_TARGET_ATOMIC_WRITES	0
+static inline bool bds_bio_atomic(const struct bio *bio)
+{
+	return false;
+}
+
 static inline bool bds_fail_atomic_split(struct bio *bio)
 {
 	return false;
@@ -131,6 +145,33 @@ struct bds_restripe {
 	struct bds_geom_slots old_slots;
 	struct bds_reshape r;		/* old, new and the direction */
 	u64 offset[BDS_MAX_MEMBERS];	/* scratch: the table's offsets */
+
+	/*
+	 * The copier's messages move args.checkpoint and the bands below;
+	 * a band is the units between args.checkpoint and its edge (none
+	 * when they are equal).  Writes to the held band wait, and every
+	 * I/O to the closing band, while a checkpoint moves across it.
+	 * The bios that wait are on @held.  Each I/O the target sends is
+	 * counted in the epoch it was admitted in, so that a message can
+	 * wait for those admitted before it (bds_quiesce()).
+	 */
+	spinlock_t lock;		/* the fields up to @epoch */
+	u64 hold;			/* edge of the held band */
+	u64 closing;			/* edge of the closing band */
+	struct bio_list held;
+	unsigned int nr_held;
+	bool suspended;			/* from presuspend to resume: no hold */
+	unsigned int epoch;
+	atomic_t inflight[2];		/* per epoch */
+	wait_queue_head_t drained;
+	struct mutex msg_lock;		/* one message at a time */
+	unsigned int io_at;		/* where struct bds_rs_io is per bio */
+};
+
+/* Per bio, mid-restripe: the epoch the bio was counted in, if it was. */
+struct bds_rs_io {
+	bool counted;
+	u8 epoch;
 };
 
 struct bds_ctx {

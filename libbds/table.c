@@ -375,6 +375,27 @@ const char *bds_parse_reshape(const struct bds_args *a, unsigned int argc,
 	return bds_reshape_old_layout(&l, a->chunk, r, &nr_slots);
 }
 
+const char *bds_parse_message(unsigned int argc, char **argv,
+			      struct bds_message *m)
+{
+	memset(m, 0, sizeof(*m));
+	if (argc < 2 || strcasecmp(argv[0], "reshape"))
+		return BDS_MSG_MESSAGE_UNKNOWN;
+	if (argc == 2 && !strcasecmp(argv[1], "status")) {
+		m->verb = BDS_MSG_STATUS;
+		return NULL;
+	}
+	if (argc != 3)
+		return BDS_MSG_MESSAGE_UNKNOWN;
+	if (!strcasecmp(argv[1], "hold"))
+		m->verb = BDS_MSG_HOLD;
+	else if (!strcasecmp(argv[1], "checkpoint"))
+		m->verb = BDS_MSG_CHECKPOINT;
+	else
+		return BDS_MSG_MESSAGE_UNKNOWN;
+	return bds_parse_u64(argv[2], &m->unit) ? NULL : BDS_MSG_MESSAGE_UNIT;
+}
+
 const char *bds_reshape_check_len(const struct bds_reshape_args *r,
 				  const struct bds_layout *l, u64 len)
 {

@@ -263,6 +263,48 @@ const char *bds_reshape_of_table(const struct bds_reshape_args *r,
 				 struct bds_geom *g_old,
 				 struct bds_geom_slots *s_old);
 
+/*
+ * The target's messages ("dmsetup message NAME 0 <words>"), by which the
+ * copier of a restripe moves it on (Documentation/bds-stripe.rst,
+ * Messages):
+ *   reshape hold <unit>        writes to the units between the checkpoint
+ *                              and <unit> wait (the held band)
+ *   reshape checkpoint <unit>  the units behind <unit> are in the new
+ *                              geometry; held writes to them go there
+ *   reshape status             prints "checkpoint C hold H held N"
+ */
+enum bds_msg_verb {
+	BDS_MSG_HOLD,
+	BDS_MSG_CHECKPOINT,
+	BDS_MSG_STATUS,
+};
+
+struct bds_message {
+	enum bds_msg_verb verb;
+	u64 unit;			/* hold and checkpoint */
+};
+
+#define BDS_MSG_MESSAGE_UNKNOWN \
+	"Unknown message: accepted are 'reshape hold <unit>', 'reshape checkpoint <unit>' and 'reshape status'"
+#define BDS_MSG_MESSAGE_UNIT \
+	"Message's stripe unit is not a decimal number"
+/* the target's refusals of a message it parsed */
+#define BDS_MSG_MESSAGE_NO_RESHAPE \
+	"Message refused: the table has no restripe"
+#define BDS_MSG_MESSAGE_SUSPENDED \
+	"Message refused: the device is suspended, resume it and hold again"
+#define BDS_MSG_MESSAGE_FRONTIER \
+	"Hold refused: past the frontier, the copy would write over data not yet copied"
+#define BDS_MSG_MESSAGE_UNHELD \
+	"Checkpoint refused: the units up to it are not held (hold, copy, then checkpoint)"
+
+/*
+ * Read a message's words (dm gives the target those after the sector)
+ * into @m.  Returns NULL, or the reason it is refused.
+ */
+const char *bds_parse_message(unsigned int argc, char **argv,
+			      struct bds_message *m);
+
 /* Member m of a table, for the writer: its device's word and offset. */
 struct bds_table_members {
 	const char *(*dev)(const void *ctx, u32 m);

@@ -140,6 +140,49 @@ static bool word_is(const char *w, const char *lower)
 	return !*w && !*lower;
 }
 
+/* The target's messages (Documentation/bds-stripe.rst, Messages). */
+#define E_M_UNKNOWN	"Unknown message: accepted are 'reshape hold <unit>', 'reshape checkpoint <unit>' and 'reshape status'"
+#define E_M_UNIT	"Message's stripe unit is not a decimal number"
+
+/*
+ * The documented message syntax, against bds_parse_message(): the same
+ * verdict and reason, and for an accepted message the same verb and unit.
+ */
+static void check_message(unsigned int argc, char **argv)
+{
+	struct bds_message m;
+	const char *kerr, *merr = NULL;
+	int verb = -1;
+	u64 unit = 0;
+	const char *d;
+
+	if (argc == 2 && word_is(argv[0], "reshape") && word_is(argv[1], "status")) {
+		verb = BDS_MSG_STATUS;
+	} else if (argc == 3 && word_is(argv[0], "reshape") &&
+		   (word_is(argv[1], "hold") || word_is(argv[1], "checkpoint"))) {
+		verb = word_is(argv[1], "hold") ? BDS_MSG_HOLD : BDS_MSG_CHECKPOINT;
+		for (d = argv[2]; *d && !merr; d++) {
+			if (*d < '0' || *d > '9' ||
+			    unit > (~0ULL - (u64)(*d - '0')) / 10)
+				merr = E_M_UNIT;
+			else
+				unit = unit * 10 + (u64)(*d - '0');
+		}
+	} else {
+		merr = E_M_UNKNOWN;
+	}
+	kerr = bds_parse_message(argc, argv, &m);
+	FUZZ_CHECK((kerr == NULL) == (merr == NULL) &&
+		   (!kerr || !strcmp(kerr, merr)),
+		   "message: parser '%s', model '%s'", kerr ? kerr : "accepts",
+		   merr ? merr : "accepts");
+	if (!kerr)
+		FUZZ_CHECK((int)m.verb == verb && m.unit == unit,
+			   "message: parser verb %d unit %llu, model %d %llu",
+			   (int)m.verb, (unsigned long long)m.unit, verb,
+			   (unsigned long long)unit);
+}
+
 /* A hex digit's value, or -1. */
 static int hex_digit(char c)
 {
@@ -770,6 +813,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			p++;
 	}
 	argv = words;
+	check_message(argc, argv);
 
 	/* "<start> <length> bds-stripe <params>" */
 	if (argc >= 3 && !strcmp(words[2], "bds-stripe")) {

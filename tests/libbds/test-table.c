@@ -14,7 +14,9 @@
  *     shrinking, the checkpoint within the volume;
  *   - the writer: write(parse(text)) == text for canonical texts, and
  *     parse(write(x)) == x for hand-made and random geometries, the
- *     writer's count of optional words and its snprintf() length.
+ *     writer's count of optional words and its snprintf() length;
+ *   - the target's messages (bds_parse_message()): each verb, its unit,
+ *     and each malformed message refused with its reason.
  * Output is TAP; the last line is "N passed, N failed".
  */
 #include "libbds/table.h"	/* first: the header is self-contained */
@@ -824,6 +826,59 @@ static void test_geometries(void)
 	      "an old member beyond the table: '%s'", msg ? msg : "accepted");
 }
 
+/* A message: NULL or the reason, the verb and unit in @m. */
+static const char *message(const char *text, struct bds_message *m)
+{
+	static struct words w;
+
+	split(&w, text);
+	memset(m, 0x5a, sizeof(*m));
+	return bds_parse_message(w.argc, w.argv, m);
+}
+
+static void test_messages(void)
+{
+	static const struct {
+		const char *text;
+		const char *why;
+		enum bds_msg_verb verb;
+		u64 unit;
+	} cases[] = {
+		{ "reshape hold 104", NULL, BDS_MSG_HOLD, 104 },
+		{ "reshape hold 0", NULL, BDS_MSG_HOLD, 0 },
+		{ "RESHAPE Checkpoint 18446744073709551615", NULL,
+		  BDS_MSG_CHECKPOINT, ~0ULL },
+		{ "reshape status", NULL, BDS_MSG_STATUS, 0 },
+		{ "reshape hold 18446744073709551616", BDS_MSG_MESSAGE_UNIT, BDS_MSG_HOLD, 0 },
+		{ "reshape hold -1", BDS_MSG_MESSAGE_UNIT, BDS_MSG_HOLD, 0 },
+		{ "reshape checkpoint 1x", BDS_MSG_MESSAGE_UNIT, BDS_MSG_HOLD, 0 },
+		{ "reshape hold", BDS_MSG_MESSAGE_UNKNOWN, BDS_MSG_HOLD, 0 },
+		{ "reshape hold 1 2", BDS_MSG_MESSAGE_UNKNOWN, BDS_MSG_HOLD, 0 },
+		{ "reshape status 1", BDS_MSG_MESSAGE_UNKNOWN, BDS_MSG_HOLD, 0 },
+		{ "reshape release 1", BDS_MSG_MESSAGE_UNKNOWN, BDS_MSG_HOLD, 0 },
+		{ "reshape", BDS_MSG_MESSAGE_UNKNOWN, BDS_MSG_HOLD, 0 },
+		{ "hold 1", BDS_MSG_MESSAGE_UNKNOWN, BDS_MSG_HOLD, 0 },
+		{ "", BDS_MSG_MESSAGE_UNKNOWN, BDS_MSG_HOLD, 0 },
+	};
+	struct bds_message m;
+	const char *why;
+	unsigned int i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		why = message(cases[i].text, &m);
+		if (cases[i].why) {
+			check(why && !strcmp(why, cases[i].why),
+			      "message '%s' refused: '%s'", cases[i].text,
+			      why ? why : "accepted");
+			continue;
+		}
+		check(!why && m.verb == cases[i].verb && m.unit == cases[i].unit,
+		      "message '%s': verb %d unit %llu (%s)", cases[i].text,
+		      (int)m.verb, (unsigned long long)m.unit,
+		      why ? why : "accepted");
+	}
+}
+
 int main(void)
 {
 	test_accepts();
@@ -834,5 +889,6 @@ int main(void)
 	test_round_trip();
 	test_writer_length();
 	test_geometries();
+	test_messages();
 	return tap_done();
 }

@@ -725,6 +725,88 @@ bds_peer_serve() {
 	log "the test's guest has not answered for 5 s: done"
 }
 
+# --- a volume mid-restripe --------------------------------------------------------
+
+# bds_plain_order G TABLE: load TABLE (a plain one: no volume, no
+# reshape) as bds-plain, keep its order (status field 4) as G_0, G_1, ...
+# and its number of positions as G_N, and remove it.  Fails unless the
+# order is a permutation of the members.
+bds_plain_order() {
+	bds_dm_create bds-plain "$2"
+	_ord=$(dmsetup status bds-plain | awk '{ print $7 }')
+	bds_dm_remove bds-plain
+	log "$1 geometry: order $_ord"
+	_p=0
+	_seen=" "
+	for _x in $(echo "$_ord" | tr , ' '); do
+		case "$_x" in
+		'' | *[!0-9]*) fail "$1 order '$_ord': not a list of members" ;;
+		esac
+		case "$_seen" in
+		*" $_x "*) fail "$1 order '$_ord': member $_x twice" ;;
+		esac
+		_seen="$_seen$_x "
+		eval "${1}_$_p=$_x"
+		_p=$((_p + 1))
+	done
+	eval "${1}_N=$_p"
+}
+
+# bds_restripe_labels UUID CHUNK CK A B C: label A, B and C as a volume
+# growing from 2 members (A, B in one group) to 3 (groups 2+1: A, B; C),
+# interleaved, unit CHUNK sectors, at checkpoint CK (bds-mklabels
+# --old-members 2 --ckpt CK), and check the table it prints word by
+# word.  Sets RS_TABLE (that table, with the paths), RS_OLDLEN and
+# RS_NEWLEN (sectors), OLDOFF_0..1 and NEWOFF_0..2 (data offsets), and the
+# orders of both geometries (bds_plain_order: OLD_* and NEW_*).
+bds_restripe_labels() {
+	RS_TABLE=$(bds-mklabels --old-members 2 --ckpt "$3" "$1" "$2" interleave 2,1 "$4" "$5" "$6") ||
+		fail "bds-mklabels failed"
+	log "labelled table: $RS_TABLE"
+	# shellcheck disable=SC2086 # the table's words
+	set -- "$1" "$2" "$3" "$4" "$5" "$6" $RS_TABLE
+	[ $# -eq 29 ] || fail "the labelled table has $(($# - 6)) words, not 23: $RS_TABLE"
+	expect_eq "$7 $9 ${10} ${11} ${12} ${13} ${15} ${17} ${18} ${20} ${21} ${22} ${23} ${24} ${25} ${27} ${28}" \
+		"0 bds-stripe $2 2 2 $4 $5 1 $6 9 volume $1 reshape forward $3 2 interleave" \
+		"the labelled table's words"
+	RS_OLDLEN=$8 RS_NEWLEN=${26}
+	NEWOFF_0=${14} NEWOFF_1=${16} NEWOFF_2=${19}
+	# <index>:<offset>:<weight> of old members 0 and 1: table members 0 and 1
+	_i=0
+	for _e in $(echo "${29}" | tr , ' '); do
+		expect_eq "${_e%%:*}:${_e##*:}" "$_i:1" "old member $_i: table member $_i, weight 1"
+		_o=${_e#*:}
+		eval "OLDOFF_$_i=${_o%:*}"
+		_i=$((_i + 1))
+	done
+	expect_eq "$_i" 2 "old members"
+	_ds=$((RS_OLDLEN / 2))
+	expect_eq "$((_ds % $2)) $RS_NEWLEN" "0 $((_ds * 3))" \
+		"each member holds the same whole units in both geometries"
+	log "old offsets $OLDOFF_0 $OLDOFF_1, new offsets $NEWOFF_0 $NEWOFF_1 $NEWOFF_2," \
+		"$_ds sectors of data per member"
+	check "the restripe moves the old members' data down" \
+		sh -c "[ $NEWOFF_0 -lt $OLDOFF_0 ] && [ $NEWOFF_1 -lt $OLDOFF_1 ]"
+	_ma=$(bds_majmin "$4") _mb=$(bds_majmin "$5") _mc=$(bds_majmin "$6")
+	bds_plain_order OLD "0 $RS_OLDLEN bds-stripe $2 1 2 $_ma $OLDOFF_0 $_mb $OLDOFF_1"
+	expect_eq "$OLD_N" 2 "old geometry: positions"
+	bds_plain_order NEW \
+		"0 $RS_NEWLEN bds-stripe $2 2 2 $_ma $NEWOFF_0 $_mb $NEWOFF_1 1 $_mc $NEWOFF_2"
+	expect_eq "$NEW_N" 3 "new geometry: positions"
+}
+
+# bds_rs_place G K CHUNK: "member sector" of unit K in geometry G (OLD or
+# NEW, after bds_restripe_labels): on member G_(K mod G_N), at its data
+# offset GOFF_m plus (K div G_N) units.  An independent model: shell
+# arithmetic over the orders the kernel reports for plain tables.
+bds_rs_place() {
+	eval "_n=\$${1}_N"
+	eval "_m=\$${1}_$(($2 % _n))"
+	eval "_off=\$${1}OFF_$_m"
+	[ -n "$_off" ] || fail "model: member $_m has no $1 offset"
+	echo "$_m $((_off + ($2 / _n) * $3))"
+}
+
 # Environment written by vm-run.
 # shellcheck disable=SC1091
 [ -r /bds/env ] && . /bds/env

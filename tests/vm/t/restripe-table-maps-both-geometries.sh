@@ -54,7 +54,6 @@ MEM_0=$A MEM_1=$B MEM_2=$C
 U=20212223-2425-4627-9829-2a2b2c2d2e2f
 VOL=restripe
 DMV=/dev/mapper/$VOL
-PLAIN=restripe-plain
 CHUNK=128                       # sectors
 CB=$((CHUNK * 512))             # bytes of a stripe unit
 CK=100                          # the checkpoint, in units
@@ -75,30 +74,6 @@ refused() {
 }
 NAMES_MEMBER='bds-stripe: member [0-9]+ \('
 
-# plain_order G TABLE: load TABLE (a plain one: no volume, no reshape),
-# keep its order (status field 4) as G_0, G_1, ... and its number of
-# positions as G_N, and remove it.  Fails unless the order is a permutation of the members.
-plain_order() {
-	bds_dm_create $PLAIN "$2"
-	_ord=$(dmsetup status $PLAIN | awk '{ print $7 }')
-	bds_dm_remove $PLAIN
-	log "$1 geometry: order $_ord"
-	_p=0
-	_seen=" "
-	for _x in $(echo "$_ord" | tr , ' '); do
-		case "$_x" in
-		'' | *[!0-9]*) fail "$1 order '$_ord': not a list of members" ;;
-		esac
-		case "$_seen" in
-		*" $_x "*) fail "$1 order '$_ord': member $_x twice" ;;
-		esac
-		_seen="$_seen$_x "
-		eval "${1}_$_p=$_x"
-		_p=$((_p + 1))
-	done
-	eval "${1}_N=$_p"
-}
-
 # model: the independent model of where each unit lies: unit k below CK in
 # the new geometry, from CK on in the old one; in geometry G on member
 # G_(k mod G_N) at sector GOFF_m + (k div G_N) * CHUNK.  Sets GEO_k (NEW or
@@ -110,11 +85,8 @@ model() {
 	while [ "$_k" -lt "$UNITS" ]; do
 		_g=OLD
 		[ "$_k" -lt "$CK" ] && _g=NEW
-		eval "_n=\$${_g}_N"
-		eval "_m=\$${_g}_$((_k % _n))"
-		eval "_off=\$${_g}OFF_$_m"
-		[ -n "$_off" ] || fail "model: member $_m has no $_g offset"
-		_s=$((_off + (_k / _n) * CHUNK))
+		_p=$(bds_rs_place $_g "$_k" $CHUNK)
+		_m=${_p% *} _s=${_p#* }
 		eval "GEO_$_k=$_g UM_$_k=$_m US_$_k=$_s"
 		eval "_e=\$END_$_m"
 		[ $((_s + CHUNK)) -gt "$_e" ] && eval "END_$_m=$(((_s + CHUNK + 7) / 8 * 8))"
@@ -183,40 +155,8 @@ majmin_table() {
 
 # --- the labels and the two geometries ------------------------------------------
 
-T=$(bds-mklabels --old-members 2 --ckpt $CK "$U" $CHUNK interleave 2,1 "$A" "$B" "$C") ||
-	fail "bds-mklabels failed"
-log "labelled table: $T"
-# shellcheck disable=SC2086 # the table's words
-set -- $T
-[ $# -eq 23 ] || fail "the labelled table has $# words, not 23: $T"
-expect_eq "$1 $3 $4 $5 $6 $7 $9 ${11} ${12} ${14} ${15} ${16} ${17} ${18} ${19} ${21} ${22}" \
-	"0 bds-stripe $CHUNK 2 2 $A $B 1 $C 9 volume $U reshape forward $CK 2 interleave" \
-	"the labelled table's words"
-OLDLEN=$2 NEWLEN=${20} OLDWORD=${23}
-NEWOFF_0=$8 NEWOFF_1=${10} NEWOFF_2=${13}
-# <index>:<offset>:<weight> of old members 0 and 1: table members 0 and 1
-i=0
-for e in $(echo "$OLDWORD" | tr , ' '); do
-	expect_eq "${e%%:*}:${e##*:}" "$i:1" "old member $i: table member $i, weight 1"
-	o=${e#*:}
-	eval "OLDOFF_$i=${o%:*}"
-	i=$((i + 1))
-done
-expect_eq "$i" 2 "old members"
-DATA_SECTORS=$((OLDLEN / 2))
-expect_eq "$((DATA_SECTORS % CHUNK)) $NEWLEN" "0 $((DATA_SECTORS * 3))" \
-	"each member holds the same whole units in both geometries"
-log "old offsets $OLDOFF_0 $OLDOFF_1, new offsets $NEWOFF_0 $NEWOFF_1 $NEWOFF_2," \
-	"$DATA_SECTORS sectors of data per member"
-check "the restripe moves the old members' data down" \
-	sh -c "[ $NEWOFF_0 -lt $OLDOFF_0 ] && [ $NEWOFF_1 -lt $OLDOFF_1 ]"
-
-MJ_A=$(bds_majmin $A) MJ_B=$(bds_majmin $B) MJ_C=$(bds_majmin $C)
-plain_order OLD "0 $OLDLEN bds-stripe $CHUNK 1 2 $MJ_A $OLDOFF_0 $MJ_B $OLDOFF_1"
-expect_eq "$OLD_N" 2 "old geometry: positions"
-plain_order NEW \
-	"0 $NEWLEN bds-stripe $CHUNK 2 2 $MJ_A $NEWOFF_0 $MJ_B $NEWOFF_1 1 $MJ_C $NEWOFF_2"
-expect_eq "$NEW_N" 3 "new geometry: positions"
+bds_restripe_labels $U $CHUNK $CK "$A" "$B" "$C"
+T=$RS_TABLE OLDLEN=$RS_OLDLEN NEWLEN=$RS_NEWLEN
 model
 log "member ends read: $END_0 $END_1 $END_2 sectors"
 
