@@ -192,6 +192,35 @@ static enum asm_outcome admit(const struct asm_ctx *c,
 	return ASM_DONE;
 }
 
+/*
+ * The table's parameters.  Mid-restripe, at the least advanced of the
+ * members' checkpoints: the units behind it are in the new geometry on
+ * every member (Documentation/bds-stripe-restripe.rst, The crash
+ * argument).  The restripe goes on only when the admin or the unit runs
+ * "bdsadm grow --continue"; assembly never copies.
+ */
+static bool volume_params(const struct asm_ctx *c,
+			  const struct bds_asm_result *r,
+			  const char *const *devp, char *params, size_t sz)
+{
+	const struct bds_label *l = r->label;
+	u64 ckpt = l->reshape_pos, pos;
+	u32 i;
+
+	if (!(l->incompat & BDS_LABEL_INCOMPAT_RESHAPE))
+		return bds_volume_params(l, devp, params, sz);
+	for (i = 0; i < r->nr_members; i++) {
+		pos = c->s.found[r->member[i]].label.reshape_pos;
+		if (l->reshape_dir == BDS_RESHAPE_FORWARD ? pos < ckpt : pos > ckpt)
+			ckpt = pos;
+	}
+	printf("bdsadm: volume %s is mid-restripe (%s, at stripe unit %llu of %llu): usable as it is, in both geometries; this bdsadm cannot resume the restripe\n",
+	       l->name, l->reshape_dir == BDS_RESHAPE_FORWARD ? "forward" : "backward",
+	       (unsigned long long)ckpt,
+	       (unsigned long long)(bds_volume_old_length(l) / l->chunk_sectors));
+	return bds_volume_params_reshape(l, devp, ckpt, params, sz);
+}
+
 /* Create the volume @r decided on, as @dm. */
 static enum asm_outcome assemble_one(const struct asm_ctx *c,
 				     const struct bds_asm_result *r,
@@ -204,11 +233,6 @@ static enum asm_outcome assemble_one(const struct asm_ctx *c,
 	struct bds_dm_info info;
 	u32 i;
 
-	if (l->incompat & BDS_LABEL_INCOMPAT_RESHAPE) {
-		bds_err("volume %s: its labels record a restripe in progress (label feature RESHAPE), which this version of bdsadm cannot map or resume; nothing was assembled: use the bds-stripe version that started it",
-			l->name);
-		return ASM_FAILED;
-	}
 	bds_volume_dm_uuid(l, dmuuid, sizeof(dmuuid));
 	if (!bds_dm_info(dm, &info)) {
 		bds_err("cannot talk to device-mapper (is dm_mod loaded? are you root?)");
@@ -229,7 +253,7 @@ static enum asm_outcome assemble_one(const struct asm_ctx *c,
 		}
 		devp[i] = devs[i];
 	}
-	if (!bds_volume_params(l, devp, params, sizeof(params))) {
+	if (!volume_params(c, r, devp, params, sizeof(params))) {
 		bds_err("volume %s: the table does not fit %zu bytes", l->name,
 			sizeof(params));
 		return ASM_FAILED;
@@ -238,10 +262,10 @@ static enum asm_outcome assemble_one(const struct asm_ctx *c,
 	if (r->rollback && !roll_back(c, r))
 		return ASM_FAILED;
 	/* read-ahead: at least two stripe widths (cycles), as create sets it */
-	if (!bds_dm_create(dm, dmuuid, bds_volume_length(l), params,
+	if (!bds_dm_create(dm, dmuuid, bds_volume_table_length(l), params,
 			   (u32)(2 * l->chunk_sectors * bds_label_slots(l)), true)) {
 		bds_err("volume %s: device-mapper refused 0 %llu bds-stripe %s: the kernel log (dmesg) names the reason; nothing was assembled",
-			l->name, (unsigned long long)bds_volume_length(l),
+			l->name, (unsigned long long)bds_volume_table_length(l),
 			params);
 		return ASM_FAILED;
 	}

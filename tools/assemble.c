@@ -41,6 +41,37 @@ size_t bds_volumes(const struct bds_found *f, size_t n,
 	return count;
 }
 
+/*
+ * Mid-restripe, the labels agree on everything but the checkpoint, which
+ * the members' labels may hold one step apart (the least advanced
+ * counts: assemble_one()).
+ */
+static const char *restripe_disagreement(const struct bds_label *a,
+					 const struct bds_label *b)
+{
+	u32 i;
+
+	if ((a->incompat ^ b->incompat) & BDS_LABEL_INCOMPAT_RESHAPE)
+		return "whether a restripe is in progress";
+	if (!(a->incompat & BDS_LABEL_INCOMPAT_RESHAPE))
+		return NULL;
+	if (a->reshape_dir != b->reshape_dir)
+		return "the restripe's direction";
+	if (a->old_nr_members != b->old_nr_members ||
+	    a->old_nr_groups != b->old_nr_groups ||
+	    a->old_layout != b->old_layout ||
+	    a->old_member_len != b->old_member_len ||
+	    memcmp(a->old_group_size, b->old_group_size,
+		   sizeof(a->old_group_size)))
+		return "the restripe's old geometry";
+	for (i = 0; i < a->old_nr_members; i++)
+		if (a->old_member[i] != b->old_member[i] ||
+		    a->old_weight[i] != b->old_weight[i] ||
+		    a->old_offset[i] != b->old_offset[i])
+			return "the restripe's old members";
+	return NULL;
+}
+
 /* The first volume-wide field on which two labels differ, or NULL. */
 static const char *disagreement(const struct bds_label *a,
 				const struct bds_label *b)
@@ -71,7 +102,7 @@ static const char *disagreement(const struct bds_label *a,
 		if (a->member_offset[i] != b->member_offset[i])
 			return "the members' data offsets";
 	}
-	return NULL;
+	return restripe_disagreement(a, b);
 }
 
 static void about_member(struct bds_asm_result *r, const struct bds_label *l,

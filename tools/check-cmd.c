@@ -127,6 +127,11 @@ static int open_volume(const char *name, struct chk *c)
 			name, V.why, name);
 		return BDS_EXIT_FAIL;
 	}
+	if (V.args.reshape_given) {
+		bds_err("%s: it is mid-restripe (its table has \"reshape\"): a member's data lies in two places until the restripe ends, and check reads one geometry; nothing was read",
+			name);
+		return BDS_EXIT_FAIL;
+	}
 	return layout_of_table(c);
 }
 

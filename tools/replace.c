@@ -83,6 +83,8 @@ static int find_volume(struct rpl *x, const char *old)
 		return rpl_refuse(x, "its members' labels do not describe the active volume %s as they should ('bdsadm detail %s' shows them)",
 				  uuid, x->name);
 	}
+	if (x->r.label->incompat & BDS_LABEL_INCOMPAT_RESHAPE)
+		return rpl_refuse(x, "it is mid-restripe (label feature RESHAPE): a member's data lies in two places until the restripe ends, and this bdsadm cannot resume it");
 	for (i = 0; i < x->vol.nr_members; i++)
 		if (!bds_majmin_of(x->scan.found[x->r.member[i]].dev, mm, sizeof(mm)) ||
 		    strcmp(mm, x->vol.dev[i]))

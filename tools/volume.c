@@ -11,6 +11,11 @@
 #include "assemble.h"
 #include "volume.h"
 
+static bool volume_params(const struct bds_label *l, const char *const *devs,
+			  const u64 *offsets, bool volume_words,
+			  const struct bds_reshape_args *reshape, char *buf,
+			  size_t sz);
+
 u64 bds_volume_length(const struct bds_label *l)
 {
 	return bds_label_unit(l) * bds_label_slots(l);
@@ -38,8 +43,63 @@ static u64 word_offset(const void *ctx, u32 m)
 	return ((const struct member_words *)ctx)->offsets[m];
 }
 
+u64 bds_volume_old_length(const struct bds_label *l)
+{
+	u64 w = 0;
+	u32 i;
+
+	for (i = 0; i < l->old_nr_members; i++)
+		w += l->old_weight[i];
+	return l->old_member_len * w;
+}
+
+u64 bds_volume_table_length(const struct bds_label *l)
+{
+	return l->incompat & BDS_LABEL_INCOMPAT_RESHAPE ?
+	       bds_volume_old_length(l) : bds_volume_length(l);
+}
+
+void bds_volume_reshape(const struct bds_label *l, u64 ckpt,
+			struct bds_reshape_args *r)
+{
+	u32 i;
+
+	memset(r, 0, sizeof(*r));
+	r->dir = (enum bds_reshape_dir)l->reshape_dir;
+	r->checkpoint = ckpt;
+	r->new_sectors = bds_volume_length(l);
+	r->old_nr_groups = l->old_nr_groups;
+	for (i = 0; i < l->old_nr_groups; i++)
+		r->old_group_size[i] = l->old_group_size[i];
+	r->old_mode = (enum bds_order_mode)l->old_layout;
+	r->old_nr_members = l->old_nr_members;
+	for (i = 0; i < l->old_nr_members; i++) {
+		r->old_member[i] = l->old_member[i];
+		r->old_offset[i] = l->old_offset[i];
+		r->old_weight[i] = l->old_weight[i];
+	}
+}
+
+bool bds_volume_params_reshape(const struct bds_label *l,
+			       const char *const *devs, u64 ckpt, char *buf,
+			       size_t sz)
+{
+	static struct bds_reshape_args r;
+
+	bds_volume_reshape(l, ckpt, &r);
+	return volume_params(l, devs, l->member_offset, true, &r, buf, sz);
+}
+
 bool bds_volume_params_at(const struct bds_label *l, const char *const *devs,
 			  const u64 *offsets, bool volume_words, char *buf,
+			  size_t sz)
+{
+	return volume_params(l, devs, offsets, volume_words, NULL, buf, sz);
+}
+
+static bool volume_params(const struct bds_label *l, const char *const *devs,
+			  const u64 *offsets, bool volume_words,
+			  const struct bds_reshape_args *reshape, char *buf,
 			  size_t sz)
 {
 	const struct member_words w = { devs, offsets };
@@ -50,6 +110,8 @@ bool bds_volume_params_at(const struct bds_label *l, const char *const *devs,
 		.mode = (enum bds_order_mode)l->layout,
 		.volume_given = volume_words,
 		.nr_members = l->nr_members,
+		.reshape_given = reshape != NULL,
+		.reshape = reshape,
 	};
 	u32 i;
 

@@ -10,6 +10,7 @@
 #include <stddef.h>
 
 #include "../libbds/label.h"
+#include "../libbds/table.h"
 #include "dm.h"
 
 /* The volume's length in sectors. */
@@ -32,6 +33,20 @@ bool bds_volume_params(const struct bds_label *l, const char *const *devs,
 bool bds_volume_params_at(const struct bds_label *l, const char *const *devs,
 			  const u64 *offsets, bool volume_words, char *buf,
 			  size_t sz);
+
+/*
+ * Mid-restripe (label feature RESHAPE): the old volume's length, which is
+ * the table's until the restripe ends; the table's length whatever the
+ * label; the words of "reshape" at checkpoint @ckpt; and the parameters
+ * of the table with them, as bds_volume_params().
+ */
+u64 bds_volume_old_length(const struct bds_label *l);
+u64 bds_volume_table_length(const struct bds_label *l);
+void bds_volume_reshape(const struct bds_label *l, u64 ckpt,
+			struct bds_reshape_args *r);
+bool bds_volume_params_reshape(const struct bds_label *l,
+			       const char *const *devs, u64 ckpt, char *buf,
+			       size_t sz);
 
 /* A new random (version 4) UUID; exits if the system has no randomness. */
 void bds_new_uuid(u8 *u);

@@ -165,7 +165,7 @@ static bool says(const struct bds_asm_result *r, const char *a, const char *b)
 }
 
 static struct scene sc;
-static int bad[20];
+static int bad[23];
 /* replace_scene(): with every other member updated, is the commit done? */
 static bool committing = true;
 
@@ -569,6 +569,65 @@ static void weighted_round(void)
 	       r.position == sc.f[p].label.member_index);
 }
 
+/*
+ * A volume mid-restripe (feature RESHAPE): members whose labels hold
+ * checkpoints one step apart assemble; labels that disagree on the old
+ * geometry, or on whether a restripe runs, do not.
+ */
+static void restripe_round(void)
+{
+	struct bds_label vol;
+	struct bds_asm_result r;
+	struct bds_found *d;
+	u32 i, n;
+
+	make_volume(&vol, "data", 0xd0);
+	n = vol.nr_members;
+	vol.incompat |= BDS_LABEL_INCOMPAT_RESHAPE;
+	vol.reshape_pos = 1000;
+	vol.reshape_dir = BDS_RESHAPE_FORWARD;
+	vol.old_nr_members = n;
+	vol.old_nr_groups = 1;
+	vol.old_group_size[0] = n;
+	vol.old_layout = BDS_LAYOUT_SEQUENTIAL;
+	vol.old_member_len = vol.data_sectors / 2;
+	for (i = 0; i < n; i++) {
+		vol.old_member[i] = (u8)i;
+		vol.old_weight[i] = 1;
+		vol.old_offset[i] = 4096;
+	}
+
+	sc.n = 0;
+	add_all(&sc, &vol);
+	d = &sc.f[rnd() % sc.n];
+	d->label.reshape_pos = 1016;
+	shuffle(&sc);
+	EXPECT(20, bds_assemble(sc.f, sc.n, "data", NULL, &r) == BDS_ASM_OK &&
+	       order_is_right(&sc, &r, &vol) &&
+	       (r.label->incompat & BDS_LABEL_INCOMPAT_RESHAPE));
+
+	sc.n = 0;
+	add_all(&sc, &vol);
+	d = &sc.f[rnd() % sc.n];
+	d->label.old_offset[rnd() % n] = 4104;
+	shuffle(&sc);
+	EXPECT(21, n == 1 ?
+	       bds_assemble(sc.f, sc.n, "data", NULL, &r) == BDS_ASM_OK :
+	       bds_assemble(sc.f, sc.n, "data", NULL, &r) == BDS_ASM_GEOMETRY &&
+	       !strcmp(r.field, "the restripe's old members"));
+
+	sc.n = 0;
+	add_all(&sc, &vol);
+	d = &sc.f[rnd() % sc.n];
+	d->label.incompat &= ~BDS_LABEL_INCOMPAT_RESHAPE;
+	d->label.old_nr_members = 0;
+	shuffle(&sc);
+	EXPECT(22, n == 1 ?
+	       bds_assemble(sc.f, sc.n, "data", NULL, &r) == BDS_ASM_OK :
+	       bds_assemble(sc.f, sc.n, "data", NULL, &r) == BDS_ASM_GEOMETRY &&
+	       !strcmp(r.field, "whether a restripe is in progress"));
+}
+
 static void test_uuid_text(void)
 {
 	u8 u[16], v[16];
@@ -613,6 +672,9 @@ int main(void)
 		"weighted: each device holds its own share, else SHRUNK",
 		"replace cut before its commit point, a member's clone for its disk: rolled back; after it: refused",
 		"replace by an older bdsadm cut before its commit point: refused, nothing written",
+		"mid-restripe: checkpoints one step apart assemble",
+		"mid-restripe: another old geometry: GEOMETRY (the old members)",
+		"mid-restripe: one label without the restripe: GEOMETRY",
 	};
 	int rounds = 400, i;
 
@@ -621,8 +683,9 @@ int main(void)
 		one_round();
 		replace_round();
 		weighted_round();
+		restripe_round();
 	}
-	for (i = 0; i < 20; i++)
+	for (i = 0; i < 23; i++)
 		check(bad[i] == 0, "%s (%d of %d rounds wrong)", what[i], bad[i],
 		      rounds);
 	test_uuid_text();
