@@ -200,25 +200,80 @@ static enum asm_outcome admit(const struct asm_ctx *c,
  * "bdsadm grow --continue"; assembly never copies.
  */
 static bool volume_params(const struct asm_ctx *c,
-			  const struct bds_asm_result *r,
+			  const struct bds_asm_result *r, bool restriping,
 			  const char *const *devp, char *params, size_t sz)
 {
 	const struct bds_label *l = r->label;
 	u64 ckpt = l->reshape_pos, pos;
 	u32 i;
 
-	if (!(l->incompat & BDS_LABEL_INCOMPAT_RESHAPE))
+	if (!restriping)
 		return bds_volume_params(l, devp, params, sz);
 	for (i = 0; i < r->nr_members; i++) {
 		pos = c->s.found[r->member[i]].label.reshape_pos;
 		if (l->reshape_dir == BDS_RESHAPE_FORWARD ? pos < ckpt : pos > ckpt)
 			ckpt = pos;
 	}
-	printf("bdsadm: volume %s is mid-restripe (%s, at stripe unit %llu of %llu): usable as it is, in both geometries; this bdsadm cannot resume the restripe\n",
+	printf("bdsadm: volume %s is mid-restripe (%s, at stripe unit %llu of %llu): usable as it is, in both geometries; 'bdsadm grow --continue %s' carries it on\n",
 	       l->name, l->reshape_dir == BDS_RESHAPE_FORWARD ? "forward" : "backward",
 	       (unsigned long long)ckpt,
-	       (unsigned long long)(bds_volume_old_length(l) / l->chunk_sectors));
+	       (unsigned long long)(bds_volume_old_length(l) / l->chunk_sectors),
+	       l->name);
 	return bds_volume_params_reshape(l, devp, ckpt, params, sz);
+}
+
+/* Do all the members' labels record a restripe (feature RESHAPE)? */
+static bool all_restriping(const struct asm_ctx *c,
+			   const struct bds_asm_result *r)
+{
+	u32 i;
+
+	for (i = 0; i < r->nr_members; i++)
+		if (!(c->s.found[r->member[i]].label.incompat &
+		      BDS_LABEL_INCOMPAT_RESHAPE))
+			return false;
+	return true;
+}
+
+/*
+ * A restripe that has ended, with some members' labels plain already
+ * and the others at the end (bdsadm grow was cut while it wrote them):
+ * the two say the same, so write the rest plain too, which the kernel's
+ * label check of the plain table needs.
+ */
+static bool roll_forward(const struct asm_ctx *c,
+			 const struct bds_asm_result *r)
+{
+	const struct bds_found *f;
+	struct bds_label_id was;
+	struct bds_label l;
+	char why[256];
+	struct bds_dev d;
+	u32 i;
+	int rc;
+
+	for (i = 0; i < r->nr_members; i++) {
+		f = &c->s.found[r->member[i]];
+		if (!(f->label.incompat & BDS_LABEL_INCOMPAT_RESHAPE))
+			continue;
+		l = f->label;
+		bds_label_end_restripe(&l);
+		if (bds_dev_open(&d, f->dev, true, why, sizeof(why))) {
+			bds_err("volume %s: %s; nothing was assembled", r->name, why);
+			return false;
+		}
+		bds_label_id_of(&was, &f->label);
+		rc = bds_labels_write(&d, &was, &l);
+		bds_dev_close(&d);
+		if (rc) {
+			bds_err("volume %s: %s: finishing its label after the restripe failed: %s; nothing was assembled",
+				r->name, f->dev, bds_label_io_error(rc));
+			return false;
+		}
+		bds_err("volume %s: member %u (%s): the restripe had ended; its label says so now",
+			r->name, i, f->dev);
+	}
+	return true;
 }
 
 /* Create the volume @r decided on, as @dm. */
@@ -231,6 +286,8 @@ static enum asm_outcome assemble_one(const struct asm_ctx *c,
 	const struct bds_label *l = r->label;
 	char dmuuid[BDS_DM_UUID_SZ], params[16384];
 	struct bds_dm_info info;
+	bool restriping;
+	u64 len;
 	u32 i;
 
 	bds_volume_dm_uuid(l, dmuuid, sizeof(dmuuid));
@@ -253,7 +310,11 @@ static enum asm_outcome assemble_one(const struct asm_ctx *c,
 		}
 		devp[i] = devs[i];
 	}
-	if (!volume_params(c, r, devp, params, sizeof(params))) {
+	restriping = all_restriping(c, r);
+	if (!restriping && !roll_forward(c, r))
+		return ASM_FAILED;
+	len = restriping ? bds_volume_old_length(l) : bds_volume_length(l);
+	if (!volume_params(c, r, restriping, devp, params, sizeof(params))) {
 		bds_err("volume %s: the table does not fit %zu bytes", l->name,
 			sizeof(params));
 		return ASM_FAILED;
@@ -262,11 +323,10 @@ static enum asm_outcome assemble_one(const struct asm_ctx *c,
 	if (r->rollback && !roll_back(c, r))
 		return ASM_FAILED;
 	/* read-ahead: at least two stripe widths (cycles), as create sets it */
-	if (!bds_dm_create(dm, dmuuid, bds_volume_table_length(l), params,
+	if (!bds_dm_create(dm, dmuuid, len, params,
 			   (u32)(2 * l->chunk_sectors * bds_label_slots(l)), true)) {
 		bds_err("volume %s: device-mapper refused 0 %llu bds-stripe %s: the kernel log (dmesg) names the reason; nothing was assembled",
-			l->name, (unsigned long long)bds_volume_table_length(l),
-			params);
+			l->name, (unsigned long long)len, params);
 		return ASM_FAILED;
 	}
 	printf("bdsadm: assembled /dev/mapper/%s from %u members (generation %llu)\n",

@@ -41,6 +41,20 @@ size_t bds_volumes(const struct bds_found *f, size_t n,
 	return count;
 }
 
+bool bds_label_restripe_done(const struct bds_label *l)
+{
+	u64 w = 0;
+	u32 i;
+
+	if (!(l->incompat & BDS_LABEL_INCOMPAT_RESHAPE))
+		return false;
+	if (l->reshape_dir == BDS_RESHAPE_BACKWARD)
+		return l->reshape_pos == 0;
+	for (i = 0; i < l->old_nr_members; i++)
+		w += l->old_weight[i];
+	return l->reshape_pos * l->chunk_sectors == l->old_member_len * w;
+}
+
 /*
  * Mid-restripe, the labels agree on everything but the checkpoint, which
  * the members' labels may hold one step apart (the least advanced
@@ -52,7 +66,8 @@ static const char *restripe_disagreement(const struct bds_label *a,
 	u32 i;
 
 	if ((a->incompat ^ b->incompat) & BDS_LABEL_INCOMPAT_RESHAPE)
-		return "whether a restripe is in progress";
+		return bds_label_restripe_done(a) || bds_label_restripe_done(b) ?
+		       NULL : "whether a restripe is in progress";
 	if (!(a->incompat & BDS_LABEL_INCOMPAT_RESHAPE))
 		return NULL;
 	if (a->reshape_dir != b->reshape_dir)

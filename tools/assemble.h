@@ -52,6 +52,15 @@
 #include "../libbds/label.h"
 #include "../libbds/table.h"
 
+/*
+ * A label whose restripe has reached its end (forward: the checkpoint is
+ * the old volume's length in units; backward: 0).  Every unit then lies
+ * where the new geometry says, as with the same label without feature
+ * RESHAPE, which is what bdsadm grow writes next: assembly counts the two
+ * as one.
+ */
+bool bds_label_restripe_done(const struct bds_label *l);
+
 /* A device that holds a valid label (the copy bds_label_pick() chose). */
 struct bds_found {
 	const char *dev;		/* its path, for messages */

@@ -28,6 +28,7 @@ int bds_cmd_stop(int argc, char **argv);
 int bds_cmd_list(int argc, char **argv);
 int bds_cmd_detail(int argc, char **argv);
 int bds_cmd_incremental(int argc, char **argv);
+int bds_cmd_grow(int argc, char **argv);
 int bds_cmd_replace(int argc, char **argv);
 int bds_cmd_examine(int argc, char **argv);
 int bds_cmd_wipe(int argc, char **argv);

@@ -2,6 +2,7 @@
 /*
  * Device-mapper through libdevmapper (see dm.h).
  */
+#include <errno.h>
 #include <libdevmapper.h>
 #include <stdio.h>
 #include <string.h>
@@ -294,4 +295,29 @@ bool bds_dm_name_of_uuid(const char *uuid, char *name, size_t sz)
 
 	bds_dm_each_volume(match_uuid, &f);
 	return f.found;
+}
+
+int bds_dm_message(const char *name, const char *msg, char *out, size_t sz)
+{
+	struct dm_task *dmt = task(DM_DEVICE_TARGET_MSG, name);
+	const char *resp;
+	int r = 0;
+
+	if (sz)
+		out[0] = 0;
+	if (!dmt)
+		return -ENOMEM;
+	if (!dm_task_set_sector(dmt, 0) || !dm_task_set_message(dmt, msg)) {
+		dm_task_destroy(dmt);
+		return -ENOMEM;
+	}
+	if (!dm_task_run(dmt)) {
+		r = dm_task_get_errno(dmt);
+		r = r > 0 ? -r : -EIO;
+	} else if (sz) {
+		resp = dm_task_get_message_response(dmt);
+		snprintf(out, sz, "%s", resp ? resp : "");
+	}
+	dm_task_destroy(dmt);
+	return r;
 }

@@ -92,6 +92,13 @@ bool bds_dm_swap_noflush(const char *name, u64 length, const char *ttype,
  */
 bool bds_dm_suspend(const char *name);
 
+/*
+ * Send message @msg to sector 0 of @name's table ("dmsetup message NAME 0
+ * MSG"); the target's answer, if any, in @out.  Returns 0, or -errno of
+ * the refusal (the kernel log says why).
+ */
+int bds_dm_message(const char *name, const char *msg, char *out, size_t sz);
+
 /* Remove @name (retrying while udev still holds it briefly). */
 bool bds_dm_remove(const char *name);
 

@@ -53,12 +53,6 @@ u64 bds_volume_old_length(const struct bds_label *l)
 	return l->old_member_len * w;
 }
 
-u64 bds_volume_table_length(const struct bds_label *l)
-{
-	return l->incompat & BDS_LABEL_INCOMPAT_RESHAPE ?
-	       bds_volume_old_length(l) : bds_volume_length(l);
-}
-
 void bds_volume_reshape(const struct bds_label *l, u64 ckpt,
 			struct bds_reshape_args *r)
 {
@@ -122,6 +116,21 @@ static bool volume_params(const struct bds_label *l, const char *const *devs,
 	memcpy(a.volume_uuid, l->volume_uuid, BDS_UUID_LEN);
 	/* the target's own writer: the table reads back as written */
 	return bds_table_write(buf, sz, &a, &mb) < sz;
+}
+
+void bds_label_end_restripe(struct bds_label *l)
+{
+	l->incompat &= ~BDS_LABEL_INCOMPAT_RESHAPE;
+	l->reshape_pos = 0;
+	l->reshape_dir = 0;
+	l->old_nr_members = 0;
+	l->old_nr_groups = 0;
+	l->old_layout = 0;
+	l->old_member_len = 0;
+	memset(l->old_group_size, 0, sizeof(l->old_group_size));
+	memset(l->old_member, 0, sizeof(l->old_member));
+	memset(l->old_weight, 0, sizeof(l->old_weight));
+	memset(l->old_offset, 0, sizeof(l->old_offset));
 }
 
 void bds_new_uuid(u8 *u)

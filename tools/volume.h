@@ -36,17 +36,22 @@ bool bds_volume_params_at(const struct bds_label *l, const char *const *devs,
 
 /*
  * Mid-restripe (label feature RESHAPE): the old volume's length, which is
- * the table's until the restripe ends; the table's length whatever the
- * label; the words of "reshape" at checkpoint @ckpt; and the parameters
- * of the table with them, as bds_volume_params().
+ * the table's until the restripe ends; the words of "reshape" at
+ * checkpoint @ckpt; and the parameters of the table with them, as
+ * bds_volume_params().
  */
 u64 bds_volume_old_length(const struct bds_label *l);
-u64 bds_volume_table_length(const struct bds_label *l);
 void bds_volume_reshape(const struct bds_label *l, u64 ckpt,
 			struct bds_reshape_args *r);
 bool bds_volume_params_reshape(const struct bds_label *l,
 			       const char *const *devs, u64 ckpt, char *buf,
 			       size_t sz);
+
+/*
+ * The label of a restripe that has ended (bds_label_restripe_done()):
+ * the same label without feature RESHAPE and its section.
+ */
+void bds_label_end_restripe(struct bds_label *l);
 
 /* A new random (version 4) UUID; exits if the system has no randomness. */
 void bds_new_uuid(u8 *u);

@@ -346,6 +346,25 @@ t "check of a name with a slash: exit 2" eval 'rc_is 2 && err_has "cannot be a v
 run check /dev/mapper/
 t "check of /dev/mapper/: exit 2" rc_is 2
 
+run grow --help
+t "grow --help: exit 0, the synopsis" eval 'rc_is 0 && out_has "usage: bdsadm grow --continue NAME [--rate MB/S]"'
+run grow vol
+t "grow without --continue: exit 2, says what this version does" eval 'rc_is 2 &&
+	err_has "starting a restripe (--add, --weights, --layout) is not in this version" &&
+	err_has "usage: bdsadm grow --continue NAME [--rate MB/S]"'
+run grow --continue
+t "grow --continue without NAME: exit 2" rc_is 2
+run grow --continue a b
+t "grow --continue of two names: exit 2" rc_is 2
+for a in 0 -1 fast 8x; do
+	run grow --continue --rate "$a" vol
+	t "grow --rate $a: exit 2" eval 'rc_is 2 && err_has "--rate $a: not a number of MB/s"'
+done
+run grow --continue a/b
+t "grow --continue of a name with a slash: exit 2" eval 'rc_is 2 && err_has "cannot be a volume name"'
+run help
+t "help lists grow" eval 'rc_is 0 && out_has "bdsadm grow --continue NAME [--rate MB/S]"'
+
 run --version
 t "--version: the target's version (dm-bds-stripe.c)" eval 'rc_is 0 &&
 	[ "$OUT" = "bdsadm $(sed -n "s/.*\.version = { *\([0-9]*\), *\([0-9]*\), *\([0-9]*\) *}.*/\1.\2.\3/p" "$(dirname "$0")/../../dm-bds-stripe.c")" ]'

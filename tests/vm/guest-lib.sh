@@ -807,6 +807,80 @@ bds_rs_place() {
 	echo "$_m $((_off + ($2 / _n) * $3))"
 }
 
+# bds_rs_place_md5 G K CHUNK: md5 of the stripe unit at unit K's place in
+# geometry G (bds_rs_place), read straight from its member, MEM_<m>.
+bds_rs_place_md5() {
+	_p=$(bds_rs_place "$1" "$2" "$3")
+	eval "_dev=\$MEM_${_p% *}"
+	bds_md5 "$_dev" $((${_p#* } * 512)) $(($3 * 512))
+}
+
+# bds_grow_crash POINT: a power cut at POINT of "bdsadm grow --continue"
+# loses nothing, and the restripe then finishes.  Boot 1: 512 MiB disks
+# A, B, C get the labels of a volume "grower" growing from 2 members (A,
+# B) to 3 (A, B; C), 64 KiB unit, at checkpoint CK = U - 1024 (U the old
+# length in units; bds-mklabels); bdsadm assemble brings it up; fio
+# writes 68 MiB from unit CK - 64 (a verify header in every block), then
+# "grow --continue --rate 16" (a checkpoint about every 30 MiB) runs with
+# BDSADM_TEST_CRASH_AT=POINT.  Boot 2 (the disks renamed): bdsadm
+# assemble --scan brings the volume up (mid-restripe, or plain after the
+# labels' end), fio verifies every block, "grow --continue" finishes (exit
+# 0), fio verifies again, and the volume has the new length and no
+# restripe in its table.
+bds_grow_crash() {
+	_pt=$1
+	bds_load_module
+	# shellcheck disable=SC2046 # one word per member
+	set -- $(bds_all_members)
+	[ $# -ge 3 ] || fail "need 3 disks, have: $*"
+	_vol=grower
+	_uuid=60616263-6465-4667-9869-6a6b6c6d6e6f
+	if [ "$BDS_BOOT" = 1 ]; then
+		# shellcheck disable=SC2046 # the table's words
+		set -- $(bds-mklabels --name $_vol --old-members 2 --ckpt 0 $_uuid 128 \
+			interleave 2,1 "$1" "$2" "$3") || fail "bds-mklabels failed"
+		_u=$(($2 / 128))
+		_ck=$((_u - 1024))
+		_new=$(echo "$*" | sed 's/.* reshape forward [0-9]* \([0-9]*\) .*/\1/')
+		# shellcheck disable=SC2046
+		set -- $(bds_all_members)
+		bds-mklabels --name $_vol --old-members 2 --ckpt $_ck $_uuid 128 \
+			interleave 2,1 "$1" "$2" "$3" >/dev/null || fail "bds-mklabels failed"
+		bds_state_save ck "$_ck"
+		bds_state_save new "$_new"
+		run bdsadm assemble $_vol
+	else
+		_ck=$(bds_state_get ck) _new=$(bds_state_get new)
+		run bdsadm assemble --scan 2>/tmp/err
+		cat /tmp/err
+	fi
+	_job="--name=p --filename=/dev/mapper/$_vol --direct=1 --ioengine=psync --rw=write --bs=64k --offset=$(((_ck - 64) * 65536)) --size=68m --verify=crc32c --randseed=77 --output-format=terse --terse-version=3"
+	if [ "$BDS_BOOT" = 1 ]; then
+		# shellcheck disable=SC2086
+		fio $_job --do_verify=0 >/tmp/fio.out 2>&1 || fail "fio write failed"
+		sync
+		bds_power_cut_armed
+		BDSADM_TEST_CRASH_AT=$_pt bdsadm grow --continue $_vol --rate 16
+		fail "bdsadm grow returned ($?): the crash point $_pt was not reached"
+	fi
+	log "table after the cut: $(dmsetup table $_vol)"
+	# shellcheck disable=SC2086
+	fio $_job --verify_only >/tmp/fio.out 2>&1
+	expect_eq "$?" 0 "fio verifies every block written before the power cut"
+	check "no verify error" sh -c "! grep -Eiq 'bad magic|mismatch|crc' /tmp/fio.out"
+	run bdsadm grow --continue $_vol
+	# shellcheck disable=SC2086
+	fio $_job --verify_only >/tmp/fio.out 2>&1
+	expect_eq "$?" 0 "fio verifies every block after the restripe"
+	check "no restripe left in the table" sh -c "! dmsetup table $_vol | grep -q reshape"
+	expect_eq "$(bds_sectors /dev/mapper/$_vol)" "$_new" "the volume has the new length"
+	run bdsadm stop $_vol
+	# shellcheck disable=SC2046
+	set -- $(bds_all_members)
+	bds_expect_clean "$@"
+	pass
+}
+
 # Environment written by vm-run.
 # shellcheck disable=SC1091
 [ -r /bds/env ] && . /bds/env

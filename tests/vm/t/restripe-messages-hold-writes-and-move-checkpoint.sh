@@ -68,13 +68,8 @@ wait_status() {
 	done
 }
 
-# place_md5 G K: md5 of the unit at unit K's place in geometry G, read
-# straight from its member.
-place_md5() {
-	_p=$(bds_rs_place "$1" "$2" $CHUNK)
-	eval "_dev=\$MEM_${_p% *}"
-	bds_md5 "$_dev" $((${_p#* } * 512)) $CB
-}
+# place_md5 G K: md5 of unit K's place in geometry G, from its member.
+place_md5() { bds_rs_place_md5 "$1" "$2" $CHUNK; }
 
 # copy_unit K: the copier's part: unit K from its old place to its new one.
 copy_unit() {

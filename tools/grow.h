@@ -1,0 +1,80 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * bdsadm grow --continue NAME: carry an active volume's restripe to its
+ * end while the volume stays in use (Documentation/bds-stripe-restripe.rst).
+ * The labels hold both geometries and the checkpoint; the target maps
+ * both and holds writes to the units being copied, through its messages.
+ *
+ * grow.c finds the volume and its members, brings every label to the
+ * live checkpoint, and finishes: plain labels, then the table of the new
+ * geometry and length.  grow-copy.c is the copy loop: hold a window,
+ * copy it from the old places to the new ones, and at each checkpoint
+ * flush the members, write the labels and tell the target.
+ */
+#ifndef BDS_GROW_H
+#define BDS_GROW_H
+
+#include <stdbool.h>
+#include <time.h>
+
+#include "../libbds/reshape.h"
+#include "assemble.h"
+#include "label-io.h"
+#include "scan.h"
+#include "volstat.h"
+
+#define GROW_USAGE "grow --continue NAME [--rate MB/S]"
+
+/* One restripe run: the command context, passed down. */
+struct grow {
+	const char *name;
+	double rate;			/* --rate, bytes/s; 0: as fast as it goes */
+	bool tty;			/* progress redrawn on a terminal */
+	struct bds_vol vol;
+	struct bds_scan scan;
+	struct bds_asm_result r;
+	/* member m (table order): its device, open, and its own label */
+	struct bds_dev dev[BDS_MAX_MEMBERS];
+	struct bds_label ml[BDS_MAX_MEMBERS];
+	/* the two geometries (bds_reshape_from_label()) */
+	struct bds_geom g_new, g_old;
+	struct bds_geom_slots s_new, s_old;
+	struct bds_reshape rs;
+	u64 end;			/* forward: U, backward: 0 */
+	u64 ckpt;			/* the durable checkpoint, the target's */
+	u64 pos;			/* copied up to here (past ckpt) */
+	/* copy buffers: one window of the old places, one of the new */
+	u8 *old_buf, *new_buf;
+	u64 window_sectors;
+	/* progress */
+	struct timespec t0, last;
+	u64 copied;			/* units copied in this run */
+};
+
+/* "grow NAME: message" on stderr; returns BDS_EXIT_FAIL. */
+int grow_refuse(struct grow *g, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/*
+ * A restart: the target's checkpoint g->ckpt into both label copies of
+ * every member, each member's invalid copy first.  0, or -1 said.
+ */
+int grow_resume_labels(struct grow *g);
+
+/*
+ * Write checkpoint @ckpt into both label copies of every member, each
+ * member's primary then its backup, each synced.  0, or -1 said.
+ */
+int grow_write_checkpoint(struct grow *g, u64 ckpt);
+
+/*
+ * Copy until the checkpoint reaches the end (0), a signal asks for a
+ * pause (1), or a member fails or the target refuses (-1, said).  On
+ * return nothing is held.
+ */
+int grow_copy(struct grow *g);
+
+/* SIGINT and SIGTERM ask grow_copy() to stop at the next window. */
+void grow_catch_signals(void);
+
+#endif /* BDS_GROW_H */
