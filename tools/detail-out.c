@@ -64,6 +64,27 @@ static double rate(u64 a, u64 b, double secs, double scale)
 	return (double)(b - a) * scale / secs;
 }
 
+/* How far the restripe is, from the target. */
+static u64 restripe_done(const struct bds_detail *d)
+{
+	return d->backward ? d->rs_units - d->rs_ckpt : d->rs_ckpt;
+}
+
+static void human_restripe(const struct bds_detail *d)
+{
+	if (!d->restriping)
+		return;
+	if (!d->have_restripe) {
+		printf("       Restripe : in progress, position unknown (the target does not answer 'reshape status')\n");
+		return;
+	}
+	printf("       Restripe : %s, at stripe unit %llu of %llu (%.1f %% done), %s; 'bdsadm grow --continue %s' carries it on\n",
+	       d->backward ? "backward" : "forward", U(d->rs_ckpt),
+	       U(d->rs_units),
+	       d->rs_units ? 100.0 * (double)restripe_done(d) / (double)d->rs_units : 0.0,
+	       d->rs_hold != d->rs_ckpt ? "copying" : "idle", d->vol.name);
+}
+
 static void human_head(const struct bds_detail *d)
 {
 	const struct bds_vol *v = &d->vol;
@@ -102,6 +123,7 @@ static void human_head(const struct bds_detail *d)
 		       strchr(err, ',') ? "s" : "", err);
 	else
 		printf("\n          State : healthy\n");
+	human_restripe(d);
 	printf("     Open count : %d\n", v->open_count);
 	if (d->have_view) {
 		printf("        Created : %s\n",
@@ -241,8 +263,18 @@ static void json_head(const struct bds_detail *d)
 	printf("], \"weights\": [");
 	for (k = 0; k < v->nr_members; k++)
 		printf("%s%u", k ? ", " : "", v->args.weight[k]);
-	printf("], \"cycle_sectors\": %llu,\n \"label\": ",
+	printf("], \"cycle_sectors\": %llu,\n \"restripe\": ",
 	       U(v->args.chunk * v->nr_slots));
+	if (!d->restriping)
+		printf("null");
+	else if (!d->have_restripe)
+		printf("{\"state\": \"unknown\"}");
+	else
+		printf("{\"state\": \"%s\", \"direction\": \"%s\", \"checkpoint_units\": %llu, \"total_units\": %llu, \"done_units\": %llu, \"held_bios\": %u}",
+		       d->rs_hold != d->rs_ckpt ? "copying" : "idle",
+		       d->backward ? "backward" : "forward", U(d->rs_ckpt),
+		       U(d->rs_units), U(restripe_done(d)), d->rs_held);
+	printf(",\n \"label\": ");
 	if (d->have_view) {
 		printf("{\"name\": ");
 		bds_json_str(stdout, d->view.name);

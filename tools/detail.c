@@ -217,6 +217,29 @@ static bool parse_seconds(const char *s, double *secs)
 	       *secs <= 86400;
 }
 
+/* Mid-restripe: where the target is ("reshape status"). */
+static void look_at_restripe(void)
+{
+	static char table[16384];
+	char buf[128];
+	unsigned long long c, h;
+	unsigned int n;
+
+	D.restriping = D.vol.args.reshape_given;
+	if (!D.restriping)
+		return;
+	D.backward = bds_dm_table(D.vol.name, table, sizeof(table)) &&
+		     strstr(table, " reshape backward ");
+	D.rs_units = D.vol.args.chunk ? D.vol.sectors / D.vol.args.chunk : 0;
+	if (bds_dm_message(D.vol.name, "reshape status", buf, sizeof(buf)) ||
+	    sscanf(buf, "checkpoint %llu hold %llu held %u", &c, &h, &n) != 3)
+		return;
+	D.have_restripe = true;
+	D.rs_ckpt = c;
+	D.rs_hold = h;
+	D.rs_held = n;
+}
+
 int bds_cmd_detail(int argc, char **argv)
 {
 	static const struct option lo[] = {
@@ -258,6 +281,7 @@ int bds_cmd_detail(int argc, char **argv)
 	if (rc)
 		return rc;
 	look_at_members();
+	look_at_restripe();
 	if (secs > 0) {
 		if (!D.vol.have_status) {
 			bds_err("%s: no rates: its status cannot be read (%s)",

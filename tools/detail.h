@@ -33,6 +33,17 @@ struct bds_detail {
 	struct bds_label view;		/* the newest label of the volume */
 	bool have_view;			/* some member carries one */
 	u32 agreeing;			/* members whose label is "ok" */
+	/*
+	 * Mid-restripe (its table has "reshape"): the direction, the
+	 * target's checkpoint and held band ("reshape status"), and the
+	 * old volume's units; have_restripe false when it is not, or the
+	 * target does not answer.
+	 */
+	bool restriping;
+	bool have_restripe;
+	bool backward;
+	u64 rs_ckpt, rs_hold, rs_units;
+	u32 rs_held;
 	/* --interval: the counters before, and the seconds measured */
 	bool have_rates;
 	double secs;
