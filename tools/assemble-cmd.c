@@ -19,6 +19,7 @@
  *                  cut short (udev's path never writes to a disk)
  */
 #define _GNU_SOURCE
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
@@ -36,6 +37,7 @@
 #include "member-dev.h"
 #include "run-lock.h"
 #include "scan.h"
+#include "systemd.h"
 #include "volume.h"
 
 #define ASM_USAGE "assemble NAME | --uuid UUID | --scan [--generation G] [--foreign] [--dm-name NAME] [--auto] [--no-rollback]"
@@ -276,6 +278,30 @@ static bool roll_forward(const struct asm_ctx *c,
 	return true;
 }
 
+/*
+ * A volume that came up mid-restripe: its copy goes on in
+ * bds-stripe-grow@<dm name>.service under systemd, never in an initramfs;
+ * elsewhere the admin runs it (volume_params() said how).
+ */
+static void start_restripe(const char *dm)
+{
+	char unit[BDS_DM_NAME_SZ + 32];
+	const char *p;
+
+	if (!bds_systemd_running() || bds_in_initrd())
+		return;
+	for (p = dm; *p; p++)
+		if (!isalnum((unsigned char)*p) && !strchr(":_.-", *p))
+			return;	/* a unit name would need escaping */
+	snprintf(unit, sizeof(unit), "bds-stripe-grow@%s.service", dm);
+	if (bds_start_unit(unit))
+		printf("bdsadm: volume %s: its restripe goes on in %s ('bdsadm detail %s' shows where it is)\n",
+		       dm, unit, dm);
+	else
+		bds_err("volume %s: cannot start %s; 'bdsadm grow --continue %s' carries the restripe on",
+			dm, unit, dm);
+}
+
 /* Create the volume @r decided on, as @dm. */
 static enum asm_outcome assemble_one(const struct asm_ctx *c,
 				     const struct bds_asm_result *r,
@@ -332,6 +358,8 @@ static enum asm_outcome assemble_one(const struct asm_ctx *c,
 	printf("bdsadm: assembled /dev/mapper/%s from %u members (generation %llu)\n",
 	       dm, r->nr_members, (unsigned long long)r->generation);
 	fflush(stdout);
+	if (restriping)
+		start_restripe(dm);
 	return ASM_DONE;
 }
 

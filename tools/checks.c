@@ -124,6 +124,12 @@ static void check_mounts(struct plan_ctx *c)
  * holders/ do not show.  Only a node whose major:minor matches sysfs is
  * opened (read-only; nothing is read or written).
  */
+/* A member of the volume being grown, held by it alone. */
+static bool held_by_own(const struct plan_ctx *c, const struct member *m)
+{
+	return c->opt.own_holder && !strcmp(m->holders, c->opt.own_holder);
+}
+
 static enum plan_status check_exclusive(struct plan_ctx *c,
 					const struct member *m)
 {
@@ -132,6 +138,8 @@ static enum plan_status check_exclusive(struct plan_ctx *c,
 	struct stat s;
 	int fd;
 
+	if (held_by_own(c, m))
+		return PLAN_OK;
 	if (strchr(m->arg, '/'))
 		st = plan_path(c, node, sizeof(node), "%s", m->arg);
 	else
@@ -182,6 +190,8 @@ static enum plan_status check_member(struct plan_ctx *c, const struct member *m)
 
 	if (m->size == 0)
 		return plan_fail(c, "%s has size 0", m->arg);
+	if (held_by_own(c, m))
+		return PLAN_OK;
 	if (m->holders[0]) {
 		st = describe_holders(c, m->holders, desc, sizeof(desc));
 		if (st)

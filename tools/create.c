@@ -111,8 +111,8 @@ static void holds(const struct plan_ctx *c, const char *node, const char *fmt,
  * each said on stderr and counted in @found; what its labels are into
  * @held, for the label write to check again.
  */
-static enum plan_status check_holds(struct plan_ctx *c, const char *node,
-				    struct bds_label_id *held, int *found)
+enum plan_status plan_check_holds(struct plan_ctx *c, const char *node,
+				  struct bds_label_id *held, int *found)
 {
 	char what[512], why[256], uuid[37];
 	struct bds_dev_labels dl;
@@ -159,7 +159,7 @@ static enum plan_status check_signatures(struct plan_ctx *c,
 	int i, found = 0;
 
 	for (i = 0; i < c->nmem && !st; i++)
-		st = check_holds(c, j->nodes[i], &j->held[i], &found);
+		st = plan_check_holds(c, j->nodes[i], &j->held[i], &found);
 	if (st)
 		return st;
 	if (found && !c->opt.force)

@@ -21,6 +21,7 @@
 #include "member-dev.h"
 #include "replace.h"
 #include "run-lock.h"
+#include "systemd.h"
 #include "util.h"
 #include "volume.h"
 
@@ -103,21 +104,43 @@ int grow_write_checkpoint(struct grow *g, u64 ckpt)
 	return 0;
 }
 
+/*
+ * The lock is held: when by the restripe's unit (started by assemble),
+ * pause it (its SIGTERM) and go on here, with this run's options.
+ */
+static bool take_over(struct grow *g, int fd)
+{
+	char unit[BDS_DM_NAME_SZ + 32];
+
+	snprintf(unit, sizeof(unit), "bds-stripe-grow@%s.service", g->name);
+	if (!bds_systemd_running() || !bds_unit_active(unit))
+		return false;
+	printf("bdsadm: grow %s: the restripe runs in %s: pausing it to go on here\n",
+	       g->name, unit);
+	fflush(stdout);
+	return bds_stop_unit(unit) && !flock(fd, LOCK_EX | LOCK_NB);
+}
+
 /* One copier per volume: a lock in the run directory, held until exit. */
 static int lock_volume(struct grow *g)
 {
 	char path[256];
 	int fd;
 
+	if (g->lock_fd > 0)
+		return 0;	/* this run holds it already (grow --add) */
 	mkdir(BDS_RUN_DIR, 0755);
 	snprintf(path, sizeof(path), BDS_RUN_DIR "/grow-%s.lock", g->name);
 	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
 	if (fd < 0)
 		return grow_refuse(g, "cannot open %s (%s)", path, strerror(errno));
-	if (flock(fd, LOCK_EX | LOCK_NB))
+	if (flock(fd, LOCK_EX | LOCK_NB) && !take_over(g, fd)) {
+		close(fd);
 		return grow_refuse(g, "another bdsadm grow is restriping it (%s is locked); nothing was changed",
 				   path);
-	return 0;	/* the descriptor stays open: the lock lasts until exit */
+	}
+	g->lock_fd = fd;	/* open until exit: so is the lock */
+	return 0;
 }
 
 /* The target's checkpoint and held band ("reshape status"). */
@@ -144,7 +167,7 @@ static int live_checkpoint(struct grow *g)
 /* The members, in table order, open; their labels; the geometries. */
 static int open_members(struct grow *g)
 {
-	char why[256], mm[24];
+	char why[256];
 	const struct bds_found *f;
 	enum bds_reshape_err err;
 	u64 lo = ~0ULL, hi = 0;
@@ -152,9 +175,6 @@ static int open_members(struct grow *g)
 
 	for (m = 0; m < g->vol.nr_members; m++) {
 		f = &g->scan.found[g->r.member[m]];
-		if (!bds_majmin_of(f->dev, mm, sizeof(mm)) || strcmp(mm, g->vol.dev[m]))
-			return grow_refuse(g, "member %u of the live table (%s) is not the device its labels give that position",
-					   m, g->vol.dev[m]);
 		if (bds_dev_open_held(&g->dev[m], f->dev, why, sizeof(why)))
 			return grow_refuse(g, "member %u: %s", m, why);
 		if (!g->dev[m].direct)
@@ -180,11 +200,21 @@ static int open_members(struct grow *g)
 	return 0;
 }
 
-/*
- * The volume: active, bds-stripe, labelled; 1 when it is not
- * mid-restripe (nothing to resume).
- */
-static int find_volume(struct grow *g)
+/* Each member of the live table is the device its labels give it. */
+static int same_members(struct grow *g)
+{
+	char mm[24];
+	u32 m;
+
+	for (m = 0; m < g->vol.nr_members; m++)
+		if (!bds_majmin_of(g->scan.found[g->r.member[m]].dev, mm, sizeof(mm)) ||
+		    strcmp(mm, g->vol.dev[m]))
+			return grow_refuse(g, "member %u of the live table (%s) is not the device its labels give that position",
+					   m, g->vol.dev[m]);
+	return 0;
+}
+
+int grow_find(struct grow *g, bool restriping)
 {
 	u8 vu[BDS_UUID_LEN];
 	u32 m;
@@ -192,25 +222,29 @@ static int find_volume(struct grow *g)
 	if (!bds_vol_read(g->name, &g->vol) || !g->vol.have_table ||
 	    strncmp(g->vol.dm_uuid, BDS_DM_UUID_PREFIX, 4))
 		return grow_refuse(g, "no such active bds-stripe volume made by bdsadm; 'bdsadm list' shows the volumes");
-	if (!g->vol.args.reshape_given)
-		return 1;
+	if (g->vol.args.reshape_given != restriping)
+		return GROW_OTHER_STATE;
 	if (!g->vol.have_status)
 		return grow_refuse(g, "cannot read its status (%s)", g->vol.why);
 	for (m = 0; m < g->vol.nr_members; m++)
 		if (g->vol.health[m] != 'A')
-			return grow_refuse(g, "member %u (%s) has failed (status D): the restripe stays where it is; 'bdsadm detail %s' shows the member",
-					   m, g->vol.dev[m], g->name);
-	if (lock_volume(g) || live_checkpoint(g))
+			return grow_refuse(g, "member %u (%s) has failed (status D)%s; 'bdsadm detail %s' shows the member",
+					   m, g->vol.dev[m], restriping ?
+					   ": the restripe stays where it is" :
+					   ": replace it first", g->name);
+	if (lock_volume(g) || (restriping && live_checkpoint(g)))
 		return -1;
 	if (bds_scan("/sys", &g->scan))
 		return grow_refuse(g, "cannot list the block devices");
 	if (!bds_uuid_parse(g->vol.dm_uuid + 4, vu) ||
 	    bds_assemble(g->scan.found, g->scan.n, NULL, vu, &g->r) != BDS_ASM_OK ||
 	    g->r.rollback ||
-	    !(g->r.label->incompat & BDS_LABEL_INCOMPAT_RESHAPE))
-		return grow_refuse(g, "its members' labels do not describe the active volume mid-restripe ('bdsadm detail %s' shows them)",
-				   g->name);
-	return open_members(g);
+	    !(g->r.label->incompat & BDS_LABEL_INCOMPAT_RESHAPE) != !restriping)
+		return grow_refuse(g, "its members' labels do not describe the active volume%s ('bdsadm detail %s' shows them)",
+				   restriping ? " mid-restripe" : "", g->name);
+	if (same_members(g))
+		return -1;
+	return restriping ? open_members(g) : 0;
 }
 
 /* The end: plain labels, then the new geometry's table and length. */
@@ -263,8 +297,8 @@ static int do_continue(struct grow *g)
 	size_t bytes;
 	int r;
 
-	r = find_volume(g);
-	if (r == 1) {
+	r = grow_find(g, true);
+	if (r == GROW_OTHER_STATE) {
 		printf("bdsadm: grow %s: not mid-restripe; nothing to resume\n",
 		       g->name);
 		return BDS_EXIT_OK;
@@ -298,24 +332,35 @@ static int do_continue(struct grow *g)
 	return finish(g);
 }
 
-int bds_cmd_grow(int argc, char **argv)
+/* What grow's option parsing found. */
+struct grow_args {
+	bool cont, add, force;
+};
+
+static int grow_options(int argc, char **argv, struct grow *g,
+			struct grow_args *ga)
 {
 	static const struct option lo[] = {
 		{ "continue", no_argument, NULL, 'c' },
+		{ "add", no_argument, NULL, 'a' },
+		{ "force", no_argument, NULL, 'f' },
 		{ "rate", required_argument, NULL, 'r' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	static struct grow g;
-	bool cont = false;
 	double mbs;
-	int c, rc;
-	u32 m;
+	int c;
 
-	while ((c = getopt_long(argc, argv, "cr:h", lo, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "cafr:h", lo, NULL)) != -1) {
 		switch (c) {
 		case 'c':
-			cont = true;
+			ga->cont = true;
+			break;
+		case 'a':
+			ga->add = true;
+			break;
+		case 'f':
+			ga->force = true;
 			break;
 		case 'r':
 			if (!parse_mbps(optarg, &mbs)) {
@@ -323,31 +368,60 @@ int bds_cmd_grow(int argc, char **argv)
 					optarg);
 				return bds_usage(GROW_USAGE);
 			}
-			g.rate = mbs * 1e6;
+			g->rate = mbs * 1e6;
 			break;
 		case 'h':
 			printf("usage: bdsadm " GROW_USAGE "\n");
-			return BDS_EXIT_OK;
+			return -1;
 		default:
 			return bds_usage(GROW_USAGE);
 		}
 	}
-	if (!cont) {
-		bds_err("grow: starting a restripe (--add, --weights, --layout) is not in this version; --continue carries on one that was started");
+	if (ga->cont == ga->add) {
+		bds_err("grow: give --add DEVICE... to start a restripe, or --continue to carry one on (--weights and --layout are not in this version)");
 		return bds_usage(GROW_USAGE);
 	}
-	if (argc - optind != 1)
+	if (ga->cont ? argc - optind != 1 : argc - optind < 2)
 		return bds_usage(GROW_USAGE);
-	g.name = bds_vol_name_arg(argv[optind]);
-	if (!g.name)
+	if (ga->force && !ga->add)
 		return bds_usage(GROW_USAGE);
-	g.tty = isatty(2);
+	g->name = bds_vol_name_arg(argv[optind]);
+	return g->name ? 0 : bds_usage(GROW_USAGE);
+}
+
+/* Let go of what one pass over the volume took; the lock stays. */
+static void grow_release(struct grow *g)
+{
+	u32 m;
+
+	for (m = 0; m < BDS_MAX_MEMBERS; m++)
+		bds_dev_close(&g->dev[m]);
+	bds_scan_free(&g->scan);
+	memset(&g->scan, 0, sizeof(g->scan));
+	memset(&g->r, 0, sizeof(g->r));
+}
+
+int bds_cmd_grow(int argc, char **argv)
+{
+	static struct grow g;
+	struct grow_args ga = { 0 };
+	int rc;
+	u32 m;
+
 	for (m = 0; m < BDS_MAX_MEMBERS; m++)
 		g.dev[m].fd = -1;
-	rc = do_continue(&g);
-	for (m = 0; m < BDS_MAX_MEMBERS; m++)
-		bds_dev_close(&g.dev[m]);
-	bds_scan_free(&g.scan);
+	rc = grow_options(argc, argv, &g, &ga);
+	if (rc)
+		return rc < 0 ? BDS_EXIT_OK : rc;
+	g.tty = isatty(2);
+	rc = BDS_EXIT_OK;
+	if (ga.add) {
+		rc = grow_add(&g, argv + optind + 1, argc - optind - 1, ga.force);
+		grow_release(&g);
+	}
+	if (!rc)
+		rc = do_continue(&g);
+	grow_release(&g);
 	free(g.old_buf);
 	free(g.new_buf);
 	return rc;

@@ -23,13 +23,14 @@
 #include "scan.h"
 #include "volstat.h"
 
-#define GROW_USAGE "grow --continue NAME [--rate MB/S]"
+#define GROW_USAGE "grow NAME --add DEVICE... [--force] [--rate MB/S] | grow --continue NAME [--rate MB/S]"
 
 /* One restripe run: the command context, passed down. */
 struct grow {
 	const char *name;
 	double rate;			/* --rate, bytes/s; 0: as fast as it goes */
 	bool tty;			/* progress redrawn on a terminal */
+	int lock_fd;			/* the per-volume lock, once taken */
 	struct bds_vol vol;
 	struct bds_scan scan;
 	struct bds_asm_result r;
@@ -50,6 +51,22 @@ struct grow {
 	struct timespec t0, last;
 	u64 copied;			/* units copied in this run */
 };
+
+/*
+ * The active volume @g->name and its labels, the lock taken: 0;
+ * GROW_OTHER_STATE when it is (@restriping false) or is not (true)
+ * mid-restripe, for the caller to say; else nonzero, said.
+ * Mid-restripe it also reads the target's checkpoint, opens the members
+ * and makes the geometries.
+ */
+#define GROW_OTHER_STATE	(-2)
+int grow_find(struct grow *g, bool restriping);
+
+/*
+ * grow NAME --add DEVICE... (grow-add.c): start the restripe onto the
+ * members and @add; BDS_EXIT_OK once the table with "reshape" is live.
+ */
+int grow_add(struct grow *g, char **add, int nadd, bool force);
 
 /* "grow NAME: message" on stderr; returns BDS_EXIT_FAIL. */
 int grow_refuse(struct grow *g, const char *fmt, ...)

@@ -42,6 +42,7 @@
 #include "dm.h"
 #include "label-io.h"
 #include "run-lock.h"
+#include "systemd.h"
 
 #define INC_USAGE	"incremental [--remove] DEVICE"
 /* How long the udev path waits for the assembly lock. */
@@ -196,23 +197,13 @@ static int start_assembly(const char *uuid)
 {
 	char unit[128], *cmd[] = { "assemble", "--auto", "--no-rollback",
 				   "--uuid", NULL, NULL };
-	int status;
-	pid_t pid;
 
-	if (access("/run/systemd/system", F_OK)) {
+	if (!bds_systemd_running()) {
 		cmd[4] = (char *)uuid;
 		return bds_cmd_assemble(5, cmd);
 	}
 	snprintf(unit, sizeof(unit), "bds-stripe-assemble@%s.service", uuid);
-	fflush(NULL);
-	pid = fork();
-	if (pid == 0) {
-		execlp("systemctl", "systemctl", "start", "--no-block", unit,
-		       (char *)NULL);
-		_exit(127);
-	}
-	if (pid < 0 || waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) ||
-	    WEXITSTATUS(status)) {
+	if (!bds_start_unit(unit)) {
 		bds_err("cannot start %s (systemctl start --no-block %s failed); 'bdsadm assemble --uuid %s' assembles the volume",
 			unit, unit, uuid);
 		return BDS_EXIT_FAIL;

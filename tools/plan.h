@@ -140,6 +140,11 @@ struct plan_opts {
 	const char *weights_arg;
 	enum group_by group_by;
 	bool real_sysfs;	/* --sysfs not given: also look at /dev */
+	/*
+	 * grow: the kernel name (dm-3) of the volume being grown; its
+	 * members are held by it, and that is no problem.
+	 */
+	const char *own_holder;
 };
 
 /*
@@ -213,6 +218,17 @@ u32 max_pbs(const struct plan_ctx *c);
 enum plan_status __must_check plan_build(struct plan_ctx *c, char **args,
 					 int nargs, struct plan_result *r);
 
+/*
+ * create.c: what device @node holds, signatures (libblkid) and
+ * bds-stripe labels, each said on stderr (a warning with --force) and
+ * counted in @found; its labels' identity into @held, for the label
+ * write to check again.  Also grow's check of the disks it adds.
+ */
+struct bds_label_id;
+enum plan_status __must_check plan_check_holds(struct plan_ctx *c,
+					       const char *node,
+					       struct bds_label_id *held,
+					       int *found);
 /* plan-msg.c */
 /* Stop the plan: why into c->why (the first reason counts); PLAN_REFUSED. */
 enum plan_status __must_check plan_fail(struct plan_ctx *c,

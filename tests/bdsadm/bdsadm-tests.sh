@@ -346,16 +346,30 @@ t "check of a name with a slash: exit 2" eval 'rc_is 2 && err_has "cannot be a v
 run check /dev/mapper/
 t "check of /dev/mapper/: exit 2" rc_is 2
 
+GROW_SYN="grow NAME --add DEVICE... [--force] [--rate MB/S] | grow --continue NAME [--rate MB/S]"
 run grow --help
-t "grow --help: exit 0, the synopsis" eval 'rc_is 0 && out_has "usage: bdsadm grow --continue NAME [--rate MB/S]"'
+t "grow --help: exit 0, the synopsis" eval 'rc_is 0 && out_has "usage: bdsadm $GROW_SYN"'
 run grow vol
-t "grow without --continue: exit 2, says what this version does" eval 'rc_is 2 &&
-	err_has "starting a restripe (--add, --weights, --layout) is not in this version" &&
-	err_has "usage: bdsadm grow --continue NAME [--rate MB/S]"'
+t "grow without --add or --continue: exit 2, says what to give" eval 'rc_is 2 &&
+	err_has "give --add DEVICE... to start a restripe, or --continue to carry one on" &&
+	err_has "usage: bdsadm $GROW_SYN"'
+run grow --continue --add vol /dev/null
+t "grow --continue --add: exit 2" rc_is 2
 run grow --continue
 t "grow --continue without NAME: exit 2" rc_is 2
 run grow --continue a b
 t "grow --continue of two names: exit 2" rc_is 2
+run grow vol --add
+t "grow --add without DEVICE: exit 2" rc_is 2
+run grow --continue --force vol
+t "grow --continue --force: exit 2" rc_is 2
+run grow --continue bds-unit-no-such-volume
+t "grow --continue of no volume: exit 1, says so (never 'nothing to resume')" eval 'rc_is 1 &&
+	err_has "grow bds-unit-no-such-volume: no such active bds-stripe volume" &&
+	! out_has "nothing to resume"'
+run grow bds-unit-no-such-volume --add /dev/null
+t "grow --add to no volume: exit 1, nothing to change" eval 'rc_is 1 &&
+	err_has "grow bds-unit-no-such-volume: no such active bds-stripe volume"'
 for a in 0 -1 fast 8x; do
 	run grow --continue --rate "$a" vol
 	t "grow --rate $a: exit 2" eval 'rc_is 2 && err_has "--rate $a: not a number of MB/s"'
@@ -363,7 +377,7 @@ done
 run grow --continue a/b
 t "grow --continue of a name with a slash: exit 2" eval 'rc_is 2 && err_has "cannot be a volume name"'
 run help
-t "help lists grow" eval 'rc_is 0 && out_has "bdsadm grow --continue NAME [--rate MB/S]"'
+t "help lists grow" eval 'rc_is 0 && out_has "bdsadm $GROW_SYN"'
 
 run --version
 t "--version: the target's version (dm-bds-stripe.c)" eval 'rc_is 0 &&

@@ -19,6 +19,10 @@
 #    the same members);
 #  - "bdsadm check grower" and "bdsadm replace grower A D" refuse it,
 #    saying it is mid-restripe, and change nothing;
+#  - under systemd (faked: /run/systemd/system, a systemctl that records
+#    its words) assemble starts bds-stripe-grow@grower.service with
+#    "systemctl start --no-block", and in an initramfs
+#    (/etc/initrd-release) it starts nothing;
 #  - "bdsadm stop grower" stops it, and nothing is left open.
 #
 # topology: ctl=2 ctl=2
@@ -95,6 +99,31 @@ refused_verb "check" check $VOL
 refused_verb "replace" replace $VOL "$A" "$D"
 expect_eq "$(bds_md5 $DMV 0 $((UNITS * CB)))" "$(md5sum <$DATA | cut -d' ' -f1)" \
 	"the data after the refusals"
+
+# Under systemd (faked: /run/systemd/system and a systemctl that records
+# its words), assemble starts the copy's unit, and not in an initramfs
+# (/etc/initrd-release).
+run bdsadm stop $VOL
+unfake() { rm -rf /run/systemd/system /tmp/fakebin /etc/initrd-release; }
+trap unfake EXIT
+mkdir -p /run/systemd/system /tmp/fakebin
+printf '#!/bin/sh\necho "$*" >>/tmp/systemctl.log\n' >/tmp/fakebin/systemctl
+chmod +x /tmp/fakebin/systemctl
+: >/tmp/systemctl.log
+PATH=/tmp/fakebin:$PATH bdsadm assemble $VOL >/tmp/grower.out 2>&1
+rc=$?
+cat /tmp/grower.out
+expect_eq "$rc" 0 "bdsadm assemble under systemd"
+expect_eq "$(cat /tmp/systemctl.log)" "start --no-block bds-stripe-grow@$VOL.service" \
+	"assemble starts the restripe's unit"
+check "assemble says so" grep -qF "its restripe goes on in bds-stripe-grow@$VOL.service" /tmp/grower.out
+run bdsadm stop $VOL
+touch /etc/initrd-release
+: >/tmp/systemctl.log
+PATH=/tmp/fakebin:$PATH bdsadm assemble $VOL || fail "bdsadm assemble in an initramfs failed"
+expect_eq "$(cat /tmp/systemctl.log)" "" "in an initramfs, no unit is started"
+unfake
+trap - EXIT
 
 run bdsadm stop $VOL
 bds_expect_clean "$A" "$B" "$C" "$D"

@@ -68,7 +68,7 @@ bds-mklabels --name $VOL --old-members 2 --ckpt $CK $U $CHUNK interleave 2,1 \
 log "old length $UNITS units, checkpoint $CK, new length $((RS_NEWLEN / CHUNK)) units"
 
 run bdsadm assemble $VOL
-check "assembled mid-restripe" sh -c "dmsetup table $VOL | grep -q ' reshape forward $CK '"
+check "assembled mid-restripe" sh -c "dmsetup table $VOL | grep ' reshape forward $CK ' >/dev/null"
 dd if=/dev/urandom of=$R1 bs=$CB count=512 status=none || fail "cannot make test data"
 run dd if=$R1 of=$DMV bs=$CB seek=$CK oflag=direct conv=fsync status=none
 
@@ -118,7 +118,7 @@ wait $FIO
 rc=$?
 bds_expect_fio_verified /tmp/fio.out "$rc" g
 
-check "the table has no restripe any more" sh -c "! dmsetup table $VOL | grep -q reshape"
+check "the table has no restripe any more" sh -c "! dmsetup table $VOL | grep reshape >/dev/null"
 bdsadm detail --json $VOL >/tmp/detail.json 2>&1 || fail "bdsadm detail --json failed"
 check "detail --json: no restripe" grep -qF '"restripe": null' /tmp/detail.json
 expect_eq "$(bds_sectors $DMV)" "$RS_NEWLEN" "the volume has the new length"

@@ -1,0 +1,143 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# bdsadm grow NAME --add restripes a mounted XFS volume onto more disks
+# while files are written, and the result is the volume bdsadm create
+# would make of all of them.  Six 512 MiB disks on two controllers
+# (A B E on controller 0, C D F on controller 1):
+#  - bdsadm create vol --chunk 64K A B C D (2 + 2), mkfs.xfs, mount,
+#    32 files of 4 MiB with their md5 sums;
+#  - refused, each naming the device, changing nothing (the table and
+#    the labels' generation as they were): adding a member of the
+#    volume, and a disk that holds an XFS file system (without --force);
+#  - "grow vol --add E F" runs while a writer adds 16 files: exit 0, it
+#    says done and gives the xfs_growfs step;
+#  - the table has 6 members in groups 3 + 3, interleaved, no restripe;
+#    the volume's length is what the labels give, optimal_io_size is 6
+#    units, the labels' generation is one more;
+#  - every file, old and new, has its md5 sum; xfs_growfs grows the file
+#    system; 48 stripe units read through the volume lie where the new
+#    table puts them (the status order, the table's offsets), read from
+#    the members with O_DIRECT;
+#  - after umount, stop and assemble, the same table comes back.
+#
+# topology: size=512M ctl=3 ctl=3
+# timeout: 600
+# check-kernels: 6.1 7.2
+
+# Variables named VAR_<n> are set and read through eval.
+# shellcheck disable=SC1091,SC2034,SC2154
+. /bds/guest-lib.sh
+
+bds_load_module
+A=/dev/bds/c0d0 B=/dev/bds/c0d1 E=/dev/bds/c0d2
+C=/dev/bds/c1d0 D=/dev/bds/c1d1 F=/dev/bds/c1d2
+for d in $A $B $C $D $E $F; do
+	[ -b "$d" ] || fail "need 3 + 3 disks: no $d"
+done
+VOL=vol
+DMV=/dev/mapper/$VOL
+MNT=/mnt/grow
+CB=65536
+
+gen_of() { bds_gen_of "$1"; }
+
+# node_of MAJ:MIN: which of the six disks it is.
+node_of() {
+	for _d in $A $B $C $D $E $F; do
+		[ "$(bds_majmin "$_d")" = "$1" ] && echo "$_d" && return 0
+	done
+	fail "no disk is $1"
+}
+
+run bdsadm create $VOL --chunk 64K "$A" "$B" "$C" "$D"
+run mkfs.xfs -q $DMV
+mkdir -p $MNT
+run mount -t xfs $DMV $MNT
+i=0
+while [ $i -lt 32 ]; do
+	dd if=/dev/urandom of=$MNT/old.$i bs=1M count=4 status=none || fail "cannot write old.$i"
+	i=$((i + 1))
+done
+sync
+(cd $MNT && md5sum old.* >/tmp/old.md5) || fail "md5sum failed"
+TABLE0=$(dmsetup table $VOL)
+GEN0=$(gen_of "$A")
+
+# refused_grow DESC WHY DEVICE...: grow refuses, naming WHY; nothing changes.
+refused_grow() {
+	_d=$1 _why=$2
+	shift 2
+	if bdsadm grow $VOL --add "$@" >/tmp/grow.out 2>&1; then
+		check "$_d: refused" false
+	fi
+	cat /tmp/grow.out
+	check "$_d: says '$_why'" grep -qF -- "$_why" /tmp/grow.out
+	expect_eq "$(dmsetup table $VOL)" "$TABLE0" "$_d: the table is unchanged"
+	expect_eq "$(gen_of "$A")" "$GEN0" "$_d: the labels are unchanged"
+}
+refused_grow "a member of the volume" "$A is member 0 of the volume already" "$A"
+mkfs.xfs -q -f "$E" || fail "mkfs.xfs on E failed"
+refused_grow "a disk that holds a file system" "refusing to add devices that hold data" "$E" "$F"
+wipefs -a -q "$E" || fail "wipefs failed"
+
+# the writer: 16 more files while the restripe runs
+(
+	j=0
+	while [ $j -lt 16 ]; do
+		dd if=/dev/urandom of=$MNT/new.$j bs=1M count=4 conv=fsync status=none || exit 1
+		j=$((j + 1))
+	done
+) &
+WRITER=$!
+bdsadm grow $VOL --add "$E" "$F" >/tmp/grow.out 2>&1
+rc=$?
+cat /tmp/grow.out
+expect_eq "$rc" 0 "bdsadm grow --add exit status"
+check "it says done" grep -qF "bdsadm: grow $VOL: done:" /tmp/grow.out
+check "it gives the xfs_growfs step" grep -qF "xfs_growfs" /tmp/grow.out
+wait $WRITER || fail "the writer failed"
+sync
+(cd $MNT && md5sum new.* >/tmp/new.md5) || fail "md5sum failed"
+
+# shellcheck disable=SC2046 # the table's words
+set -- $(dmsetup table $VOL)
+expect_eq "$3 $4 $5 $6 ${13} ${20} ${21}" "bds-stripe 128 2 3 3 2 volume" \
+	"6 members in groups 3 + 3, interleaved, labelled, no restripe"
+LEN=$2
+expect_eq "$(bds_sectors $DMV)" "$LEN" "the volume's length is the table's"
+expect_eq "$(bds_queue $DMV optimal_io_size)" $((6 * CB)) "optimal_io_size is 6 units"
+expect_eq "$(gen_of "$A")" $((GEN0 + 1)) "the labels' generation is one more"
+expect_eq "$(gen_of "$F")" $((GEN0 + 1)) "the new disks carry it too"
+OFF_0=$8 OFF_1=${10} OFF_2=${12} OFF_3=${15} OFF_4=${17} OFF_5=${19}
+DEV_0=$7 DEV_1=$9 DEV_2=${11} DEV_3=${14} DEV_4=${16} DEV_5=${18}
+ORDER=$(dmsetup status $VOL | awk '{ print $7 }')
+
+echo 3 >/proc/sys/vm/drop_caches
+check "the old files keep their data" sh -c "cd $MNT && md5sum -c /tmp/old.md5 >/dev/null"
+check "the files written during the restripe keep theirs" sh -c "cd $MNT && md5sum -c /tmp/new.md5 >/dev/null"
+run xfs_growfs $MNT
+SIZE_KB=$(df -k $MNT | awk 'NR == 2 { print $2 }')
+check "xfs_growfs grew the file system ($SIZE_KB KiB)" sh -c "[ $SIZE_KB -gt $((2 * 1024 * 1024 + 512 * 1024)) ]"
+
+# 48 units spread over the volume, through it and from their members
+k=0
+step=$((LEN / 128 / 48))
+while [ $k -lt 48 ]; do
+	u=$((k * step + k % 7))
+	m=$(bds_unit_member $u "$ORDER")
+	eval "dev=\$DEV_$m off=\$OFF_$m"
+	node=$(node_of "$dev")
+	expect_eq "$(bds_md5 "$node" $(((off + (u / 6) * 128) * 512)) $CB)" \
+		"$(bds_md5 $DMV $((u * CB)) $CB)" "unit $u on member $m where the table puts it"
+	k=$((k + 1))
+done
+
+TABLE1=$(dmsetup table $VOL)
+run umount $MNT
+run bdsadm stop $VOL
+run bdsadm assemble $VOL
+expect_eq "$(dmsetup table $VOL)" "$TABLE1" "assemble gives the same table"
+run bdsadm stop $VOL
+bds_expect_clean "$A" "$B" "$C" "$D" "$E" "$F"
+pass

@@ -1,0 +1,405 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * bdsadm grow NAME --add DEVICE...: start a restripe onto more members
+ * (see grow.h).  The new geometry is the plan of the whole set (groups
+ * by controller, interleaved, the same stripe unit); libbds's
+ * bds_reshape_plan() gives the new data offsets and the longest new
+ * length the restripe can reach.  The labels move to the next generation
+ * as a membership change (Documentation/bds-stripe-label.rst): the new
+ * disks' primary copies, the members' primaries, the commit point (the
+ * first new disk's backup), the other backups.  At checkpoint 0 the new
+ * labels map every unit where the old ones do, so either generation
+ * that a cut leaves assembles the volume whole.  Then the table with
+ * "reshape" takes the live one's place and the copy runs as
+ * grow --continue.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "bdsadm.h"
+#include "dm.h"
+#include "grow.h"
+#include "label-io.h"
+#include "member-dev.h"
+#include "plan.h"
+#include "replace.h"
+#include "volume.h"
+
+/* One grow --add: the plan of the whole set, and what it makes. */
+struct grow_add {
+	struct plan_ctx pc;
+	struct plan_result pr;
+	char *args[BDS_MAX_MEMBERS];	/* old members' nodes, then the new */
+	char nodes[BDS_MAX_MEMBERS][64];
+	u32 nold, nall;
+	u8 old_at[BDS_MAX_MEMBERS];	/* old member -> new table index */
+	int arg_of[BDS_MAX_MEMBERS];	/* new table index -> args[] index */
+	struct bds_label_id held[BDS_MAX_MEMBERS];	/* by args[] index */
+	struct bds_layout lo;
+	struct bds_geom g_old, g_new;
+	struct bds_label v;		/* the next generation's view */
+	struct bds_label ml[BDS_MAX_MEMBERS];	/* by new table index */
+	struct bds_dev d[BDS_MAX_MEMBERS];	/* by new table index */
+	u8 buf[BDS_LABEL_SIZE];		/* a label encoded, to decode it again */
+	struct bds_label dec;
+};
+
+/* The old volume: active, labelled, plain, healthy, unweighted. */
+static int old_volume(struct grow *g, struct grow_add *a)
+{
+	const struct bds_found *f;
+	u32 m;
+	int r;
+
+	r = grow_find(g, false);
+	if (r == GROW_OTHER_STATE)
+		return grow_refuse(g, "a restripe is under way: 'bdsadm grow --continue %s' carries it on",
+				   g->name);
+	if (r)
+		return -1;
+	if (g->vol.nr_slots != g->vol.nr_members)
+		return grow_refuse(g, "it has weights: growing a weighted volume is not in this version; nothing was changed");
+	a->nold = g->vol.nr_members;
+	for (m = 0; m < a->nold; m++) {
+		f = &g->scan.found[g->r.member[m]];
+		snprintf(a->nodes[m], sizeof(a->nodes[m]), "%s", f->dev);
+		a->args[m] = a->nodes[m];
+	}
+	return 0;
+}
+
+/* The plan of old and new members together, and the new ones' checks. */
+static int plan_all(struct grow *g, struct grow_add *a, char **add, int nadd,
+		    bool force)
+{
+	char chunk[32], own[32], mm[24];
+	int i, found = 0;
+	u32 t, k;
+
+	if (a->nold + (u32)nadd > BDS_MAX_MEMBERS)
+		return grow_refuse(g, "%u members and %d more is more than %d; nothing was changed",
+				   a->nold, nadd, BDS_MAX_MEMBERS);
+	for (i = 0; i < nadd; i++) {
+		if (bds_majmin_of(add[i], mm, sizeof(mm)))
+			for (k = 0; k < a->nold; k++)
+				if (!strcmp(mm, g->vol.dev[k]))
+					return grow_refuse(g, "%s is member %u of the volume already; nothing was changed",
+							   add[i], k);
+		a->args[a->nold + (u32)i] = add[i];
+	}
+	a->nall = a->nold + (u32)nadd;
+	plan_init(&a->pc, "bdsadm");
+	snprintf(chunk, sizeof(chunk), "%llus", (unsigned long long)g->vol.args.chunk);
+	snprintf(own, sizeof(own), "dm-%u", g->vol.minor);
+	a->pc.opt.verb = VERB_PLAN;
+	a->pc.opt.chunk_arg = chunk;
+	a->pc.opt.own_holder = own;
+	if (plan_build(&a->pc, a->args, (int)a->nall, &a->pr)) {
+		plan_exit(&a->pc, PLAN_REFUSED);
+		return grow_refuse(g, "the new devices cannot join (above); nothing was changed");
+	}
+	for (i = 0; i < nadd; i++)
+		if (plan_check_holds(&a->pc, add[i], &a->held[a->nold + (u32)i], &found)) {
+			plan_exit(&a->pc, PLAN_REFUSED);
+			return grow_refuse(g, "nothing was changed");
+		}
+	if (found && !force)
+		return grow_refuse(g, "refusing to add devices that hold data: their data would be lost; check them with 'bdsadm examine' and wipefs, then erase what they hold (wipefs -a, 'bdsadm wipe') or give --force; nothing was changed");
+	for (t = 0; t < a->nall; t++) {
+		for (k = 0; k < a->nall; k++)
+			if (a->pc.tbl[t]->arg == a->args[k])
+				break;
+		a->arg_of[t] = (int)k;
+		if (k < a->nold)
+			a->old_at[k] = (u8)t;
+		if (a->pc.tbl[t]->lbs != a->pc.tbl[0]->lbs)
+			return grow_refuse(g, "%s has %u-byte logical blocks, %s %u: every member needs the same; nothing was changed",
+					   a->pc.tbl[t]->arg, a->pc.tbl[t]->lbs,
+					   a->pc.tbl[0]->arg, a->pc.tbl[0]->lbs);
+	}
+	return 0;
+}
+
+/* The two geometries, the new offsets and length (bds_reshape_plan()). */
+static int geometries(struct grow *g, struct grow_add *a)
+{
+	const struct bds_label *l = g->r.label;
+	u64 off_old[BDS_MAX_MEMBERS], off_new[BDS_MAX_MEMBERS] = { 0 };
+	u64 end[BDS_MAX_MEMBERS], u_old, u_new;
+	u32 pbs[BDS_MAX_MEMBERS], t, i, w = a->nall;
+	u8 id[BDS_MAX_MEMBERS];
+	struct bds_reshape_need need;
+	enum bds_reshape_err err;
+
+	if (bds_layout_init(&a->lo, l->chunk_sectors, l->group_size,
+			    l->nr_groups, (enum bds_order_mode)l->layout))
+		return grow_refuse(g, "its labels' geometry is refused by the layout code");
+	u_old = bds_volume_length(l) / l->chunk_sectors;
+	for (i = 0; i < a->nold; i++)
+		off_old[i] = l->member_offset[i];
+	err = bds_geom_init(&a->g_old, &a->lo, u_old, a->old_at, off_old, a->nall);
+	for (t = 0; t < a->nall; t++) {
+		const struct member *m = a->pc.tbl[t];
+		int k = a->arg_of[t];
+
+		id[t] = (u8)t;
+		pbs[t] = m->pbs / 512 ? m->pbs / 512 : 1;
+		end[t] = (u32)k < a->nold ?
+			 g->scan.found[g->r.member[k]].label.backup_sector :
+			 bds_label_backup_sector(m->size);
+	}
+	u_new = (u_old + w - 1) / w * w;
+	if (!err)
+		err = bds_geom_init(&a->g_new, &a->pr.layout, u_new, id, off_new, a->nall);
+	if (err)
+		return grow_refuse(g, "the geometries are refused: %s", bds_reshape_error(err));
+	if (!bds_reshape_plan(&a->g_new, &a->g_old, BDS_RESHAPE_FORWARD, end,
+			      pbs, &need)) {
+		t = need.member;
+		if (need.why == BDS_RESHAPE_FIT)
+			return grow_refuse(g, "%s is too small: its new data needs %llu sectors from its data offset, it has %llu; nothing was changed",
+					   a->pc.tbl[t]->arg, (unsigned long long)need.need,
+					   (unsigned long long)need.have);
+		return grow_refuse(g, "%s has %llu sectors of room below its data, the restripe needs %llu: a larger data offset at create would give it; nothing was changed",
+				   a->pc.tbl[t]->arg, (unsigned long long)need.have,
+				   (unsigned long long)need.need);
+	}
+	for (i = 0; i < a->nold; i++)
+		if (a->g_old.offset[i] >= 1ULL << 32)
+			return grow_refuse(g, "member %u's data offset %llu does not fit the label's restripe section (32 bits); nothing was changed",
+					   i, (unsigned long long)a->g_old.offset[i]);
+	return 0;
+}
+
+/* The next generation: the view, then each member's label. */
+static int labels(struct grow *g, struct grow_add *a)
+{
+	const struct bds_label *l = g->r.label;
+	struct bds_label *v = &a->v;
+	static struct bds_geom gn, go;
+	static struct bds_geom_slots sn, so;
+	enum bds_label_err err;
+	u32 t, i, gr;
+	int k;
+
+	*v = *l;
+	v->generation = l->generation + 1;
+	v->utime = (u64)time(NULL);
+	v->nr_members = a->nall;
+	v->nr_groups = (u32)a->pc.ngroups;
+	v->layout = BDS_LAYOUT_INTERLEAVE;
+	memset(v->group_size, 0, sizeof(v->group_size));
+	memset(v->controller, 0, sizeof(v->controller));
+	for (gr = 0; gr < v->nr_groups; gr++) {
+		v->group_size[gr] = a->pc.group_sizes[gr];
+		for (t = 0; t < a->nall; t++)
+			if (a->pc.tbl[t]->group == (int)gr)
+				break;
+		snprintf(v->controller[gr], sizeof(v->controller[gr]), "%.*s",
+			 BDS_LABEL_CTRL_LEN, a->pc.ctrls[a->pc.tbl[t]->ctrl].name);
+	}
+	for (t = 0; t < a->nall; t++) {
+		k = a->arg_of[t];
+		if ((u32)k < a->nold) {
+			memcpy(v->uuid[t], l->uuid[k], BDS_UUID_LEN);
+			memcpy(v->serial[t], l->serial[k], sizeof(v->serial[t]));
+		} else {
+			bds_new_uuid(v->uuid[t]);
+			snprintf(v->serial[t], sizeof(v->serial[t]), "%.*s",
+				 BDS_LABEL_SERIAL_LEN, a->pc.tbl[t]->serial);
+		}
+		v->weight[t] = 1;
+		v->member_offset[t] = a->g_new.offset[t];
+	}
+	v->data_sectors = a->g_new.units / a->nall * v->chunk_sectors;
+	v->reshape_pos = 0;
+	v->reshape_dir = BDS_RESHAPE_FORWARD;
+	v->old_nr_members = a->nold;
+	v->old_nr_groups = l->nr_groups;
+	v->old_layout = l->layout;
+	v->old_member_len = bds_label_unit(l);
+	memset(v->old_group_size, 0, sizeof(v->old_group_size));
+	for (gr = 0; gr < l->nr_groups; gr++)
+		v->old_group_size[gr] = l->group_size[gr];
+	for (i = 0; i < a->nold; i++) {
+		v->old_member[i] = a->old_at[i];
+		v->old_weight[i] = 1;
+		v->old_offset[i] = l->member_offset[i];
+	}
+	for (t = 0; t < a->nall; t++) {
+		const struct bds_label *cur;
+
+		k = a->arg_of[t];
+		a->ml[t] = *v;
+		a->ml[t].member_index = t;
+		memcpy(a->ml[t].member_uuid, v->uuid[t], BDS_UUID_LEN);
+		a->ml[t].data_offset = v->member_offset[t];
+		a->ml[t].data_sectors = bds_label_member_data(v, t);
+		if ((u32)k < a->nold) {
+			cur = &g->scan.found[g->r.member[k]].label;
+			a->ml[t].member_sectors = cur->member_sectors;
+			a->ml[t].backup_sector = cur->backup_sector;
+		} else {
+			a->ml[t].member_sectors = a->pc.tbl[t]->size;
+			a->ml[t].backup_sector = bds_label_backup_sector(a->pc.tbl[t]->size);
+		}
+	}
+	/* what the target and assembly will read: the same two geometries */
+	for (t = 0; t < a->nall; t++) {
+		a->ml[t].label_sector = BDS_LABEL_PRIMARY;
+		bds_label_encode(&a->ml[t], a->buf);
+		err = bds_label_decode(a->buf, sizeof(a->buf), &a->dec);
+		if (err)
+			return grow_refuse(g, "internal error: member %u's new label does not decode (%s); nothing was changed",
+					   t, bds_label_error(err));
+		if (bds_reshape_from_label(&a->dec, &gn, &sn, &go, &so) ||
+		    !bds_geom_same(&gn, &a->g_new) || !bds_geom_same(&go, &a->g_old))
+			return grow_refuse(g, "internal error: member %u's new label does not give the planned geometries; nothing was changed",
+					   t);
+	}
+	return 0;
+}
+
+/* Open every member, old and new, for its label writes. */
+static int open_all(struct grow *g, struct grow_add *a)
+{
+	char why[256];
+	u32 t;
+	int k;
+
+	for (t = 0; t < a->nall; t++) {
+		k = a->arg_of[t];
+		if (((u32)k < a->nold ?
+		     bds_dev_open_held(&a->d[t], a->args[k], why, sizeof(why)) :
+		     bds_dev_open(&a->d[t], a->args[k], true, why, sizeof(why))))
+			return grow_refuse(g, "%s; nothing was changed", why);
+		if ((u32)k < a->nold)
+			bds_label_id_of(&a->held[k], &g->scan.found[g->r.member[k]].label);
+	}
+	return 0;
+}
+
+/* Is new table member @t one of the disks that join? */
+static bool joins(const struct grow_add *a, u32 t)
+{
+	return (u32)a->arg_of[t] >= a->nold;
+}
+
+static int label_failed(struct grow *g, struct grow_add *a, u32 t, int r,
+			bool committed)
+{
+	return grow_refuse(g, "%s: writing its label failed: %s; %s",
+			   a->args[a->arg_of[t]], bds_label_io_error(r),
+			   committed ?
+			   "the change is committed: 'bdsadm stop', 'bdsadm assemble' and 'bdsadm grow --continue' carry it on" :
+			   "the change was not committed: 'bdsadm stop' and 'bdsadm assemble' roll it back");
+}
+
+/*
+ * The membership change, in the label document's order: the new disks'
+ * primaries, the members' primaries, the commit point (the first new
+ * disk's backup), the other backups.  Assemble rolls a change cut
+ * before its commit point back, and takes one cut after it forward.
+ */
+static int switch_labels(struct grow *g, struct grow_add *a)
+{
+	struct bds_label_id was;
+	u32 t, first = a->nall;
+	int r;
+
+	for (t = 0; t < a->nall; t++) {
+		if (!joins(a, t))
+			continue;
+		r = bds_label_write_primary(&a->d[t], &a->held[a->arg_of[t]], &a->ml[t]);
+		if (r)
+			return label_failed(g, a, t, r, false);
+		if (first == a->nall)
+			first = t;
+		rpl_crash_point("grow-new-primary");
+	}
+	for (t = 0; t < a->nall; t++) {
+		if (joins(a, t))
+			continue;
+		r = bds_label_write_primary(&a->d[t], &a->held[a->arg_of[t]], &a->ml[t]);
+		if (r)
+			return label_failed(g, a, t, r, false);
+	}
+	rpl_crash_point("grow-old-primaries");
+	bds_label_id_of(&was, &a->ml[first]);
+	r = bds_label_write_backup(&a->d[first], &was, &a->ml[first]);
+	if (r)
+		return label_failed(g, a, first, r, false);
+	rpl_crash_point("grow-committed");
+	for (t = 0; t < a->nall; t++) {
+		if (t == first)
+			continue;
+		bds_label_id_of(&was, &a->ml[t]);
+		r = bds_label_write_backup(&a->d[t], &was, &a->ml[t]);
+		if (r)
+			return label_failed(g, a, t, r, true);
+	}
+	return 0;
+}
+
+/* The table with "reshape" at checkpoint 0 in the live one's place. */
+static int swap_table(struct grow *g, struct grow_add *a)
+{
+	static char params[16384];
+	char devs[BDS_MAX_MEMBERS][16];
+	const char *devp[BDS_MAX_MEMBERS];
+	u32 t;
+
+	for (t = 0; t < a->nall; t++) {
+		snprintf(devs[t], sizeof(devs[t]), "%u:%u", a->pc.tbl[t]->maj,
+			 a->pc.tbl[t]->min);
+		devp[t] = devs[t];
+	}
+	if (!bds_volume_params_reshape(&a->ml[0], devp, 0, params, sizeof(params)) ||
+	    !bds_dm_swap_table(g->name, bds_volume_old_length(&a->ml[0]),
+			       "bds-stripe", params))
+		return grow_refuse(g, "device-mapper refused the restripe's table (dmesg says why; a module older than 1.8.0 cannot map it): the labels have the restripe at its start, where the old table maps every unit alike; 'bdsadm stop %s', then 'bdsadm assemble %s' and 'bdsadm grow --continue %s'",
+				   g->name, g->name, g->name);
+	rpl_crash_point("grow-started");
+	return 0;
+}
+
+int grow_add(struct grow *g, char **add, int nadd, bool force)
+{
+	struct grow_add *a = calloc(1, sizeof(*a));
+	int r;
+	u32 t;
+
+	if (!a)
+		return grow_refuse(g, "out of memory");
+	for (t = 0; t < BDS_MAX_MEMBERS; t++)
+		a->d[t].fd = -1;
+	r = old_volume(g, a);
+	if (!r)
+		r = plan_all(g, a, add, nadd, force);
+	if (!r)
+		r = geometries(g, a);
+	if (!r)
+		r = labels(g, a);
+	if (!r)
+		r = open_all(g, a);
+	if (!r) {
+		printf("bdsadm: grow %s: %u members -> %u, %llu MiB -> %llu MiB; writing the labels of generation %llu\n",
+		       g->name, a->nold, a->nall,
+		       (unsigned long long)(bds_volume_length(g->r.label) >> 11),
+		       (unsigned long long)(a->g_new.units * a->v.chunk_sectors >> 11),
+		       (unsigned long long)a->v.generation);
+		fflush(stdout);
+		r = switch_labels(g, a);
+	}
+	/* device-mapper opens the new disks exclusively */
+	for (t = 0; t < BDS_MAX_MEMBERS; t++)
+		bds_dev_close(&a->d[t]);
+	if (!r)
+		r = swap_table(g, a);
+	plan_free(&a->pc);
+	free(a);
+	return r ? BDS_EXIT_FAIL : BDS_EXIT_OK;
+}
