@@ -883,7 +883,7 @@ bds_grow_crash() {
 
 # bds_grow_add_crash POINT: a power cut at POINT of "bdsadm grow --add"
 # loses nothing.  Boot 1: a 2 + 2 volume "vol" of bdsadm create over four
-# of six 512 MiB disks (two controllers of three), fio writes 256 MiB
+# of six 256 MiB disks (two controllers of three), fio writes 128 MiB
 # with a verify header in every block, then "grow vol --add" of the
 # other two runs with BDSADM_TEST_CRASH_AT=POINT.  Boot 2 (the disks
 # renamed): bdsadm assemble --scan brings the volume up (the old
@@ -897,7 +897,7 @@ bds_grow_add_crash() {
 	# shellcheck disable=SC2046 # one word per member
 	set -- $(bds_all_members)
 	[ $# -eq 6 ] || fail "need 6 disks, have: $*"
-	_job="--name=p --filename=/dev/mapper/vol --direct=1 --ioengine=psync --rw=write --bs=64k --size=256m --verify=crc32c --randseed=77 --output-format=terse --terse-version=3"
+	_job="--name=p --filename=/dev/mapper/vol --direct=1 --ioengine=psync --rw=write --bs=64k --size=128m --verify=crc32c --randseed=77 --output-format=terse --terse-version=3"
 	if [ "$BDS_BOOT" = 1 ]; then
 		run bdsadm create vol --chunk 64K "$1" "$2" "$4" "$5"
 		# shellcheck disable=SC2086

@@ -9,7 +9,7 @@
 # every block written before the cut, and the grow is finished or done
 # again (guest-lib.sh: bds_grow_add_crash).
 #
-# topology: size=512M ctl=3 ctl=3
+# topology: size=256M ctl=3 ctl=3
 # reboot-topology: ctl=c1d0+c1d1+c1d2 ctl=c0d0+c0d1+c0d2
 # timeout: 400
 # kernels: 6.1
