@@ -1336,20 +1336,71 @@ static int bds_message(struct dm_target *ti, unsigned int argc, char **argv,
 }
 
 /*
+ * A held write let go before the checkpoint passes it goes to its old
+ * place, where the target maps it, and here to its new place as well:
+ * the copier may have written a checkpoint past it into every label and
+ * not told the target yet, and after a power cut assembly would read
+ * the new place.  (F)/(B) keep the new places of the held band clear of
+ * data not yet copied.
+ */
+static void bds_mirror_to_new(struct bds_ctx *sc, struct bio *bio)
+{
+	const struct bds_restripe *rs = sc->rs;
+	u64 start = dm_target_offset(sc->ti, bio->bi_iter.bi_sector), ps, pe;
+	struct bds_piece *p;
+	struct bio *clone;
+	u32 m;
+
+	if (!op_is_write(bio_op(bio)))
+		return;
+	if (bds_is_range_op(bio)) {
+		m = dm_bio_get_target_bio_nr(bio);
+		if (bds_geom_member_range(&rs->new, start,
+					  start + bio_sectors(bio), m, &ps, &pe))
+			bds_send_range(sc, bio, m, ps, pe);
+		return;
+	}
+	/* a held read or write lies within one stripe unit */
+	bds_geom_map(&rs->new, start, &m, &ps);
+	clone = bio_alloc_clone(sc->members[m].dev->bdev, bio, GFP_NOIO,
+				&sc->pieces);
+	if (!clone)
+		return;
+	p = container_of(clone, struct bds_piece, bio);
+	p->sc = sc;
+	p->member = m;
+	clone->bi_iter.bi_sector = ps;
+	clone->bi_private = bio;
+	clone->bi_end_io = bds_piece_end_io;
+	bio_inc_remaining(bio);
+	dm_submit_bio_remap(bio, clone);
+}
+
+/*
  * dm waits for every bio it sent us before a suspend completes: let the
- * held ones go, to their old places, and hold nothing until resume.  A
- * copy under way must hold again, and copy again what it had copied.
+ * held ones go, to their old places (and their new ones:
+ * bds_mirror_to_new()), and hold nothing until resume.  A copy under
+ * way must hold again, and copy again what it had copied.
  */
 static void bds_presuspend(struct dm_target *ti)
 {
 	struct bds_ctx *sc = ti->private;
 	struct bds_restripe *rs = sc->rs;
+	struct bio_list out = BIO_EMPTY_LIST;
+	struct bio *bio;
 
 	if (!rs)
 		return;
 	mutex_lock(&rs->msg_lock);
 	rs->suspended = true;
-	bds_set_bands(sc, rs->args.checkpoint, rs->args.checkpoint);
+	spin_lock_irq(&rs->lock);
+	rs->hold = rs->args.checkpoint;
+	rs->closing = rs->args.checkpoint;
+	bds_take_released(sc, &out);
+	spin_unlock_irq(&rs->lock);
+	bio_list_for_each(bio, &out)
+		bds_mirror_to_new(sc, bio);
+	bds_release(sc, &out);
 	mutex_unlock(&rs->msg_lock);
 }
 

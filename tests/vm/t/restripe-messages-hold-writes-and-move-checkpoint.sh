@@ -23,7 +23,8 @@
 #    a table without a restripe are refused, with their reasons in the
 #    kernel log, and change nothing;
 #  - a write held in band CK+4 .. CK+7 is let go by "dmsetup suspend" to
-#    its old place (a suspend never waits for the copier), the band is
+#    its old place and to its new one (a suspend never waits for the
+#    copier, whose labels may say a checkpoint past it), the band is
 #    dropped, and a checkpoint over it is refused until it is held again.
 # The module then unloads with nothing held.
 #
@@ -175,6 +176,8 @@ expect_eq "$rc" 0 "suspend with a held write"
 # The write has ended (dm waits for it before a suspend completes); its
 # fsync waits for the resume.
 expect_eq "$(place_md5 OLD $W)" "$NEWMD5" "the write let go at suspend is at its old place"
+expect_eq "$(place_md5 NEW $W)" "$NEWMD5" \
+	"and at its new place (labels may already give a checkpoint past it)"
 run dmsetup resume $VOL
 wait $WRITER || fail "the write held at suspend failed"
 dd if=/tmp/rsmsg.new of=$DATA bs=$CB seek=$W conv=notrunc status=none
