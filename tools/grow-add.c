@@ -26,6 +26,7 @@
 #include "member-dev.h"
 #include "plan.h"
 #include "replace.h"
+#include "signature.h"
 #include "volume.h"
 
 /* One grow --add: the plan of the whole set, and what it makes. */
@@ -299,6 +300,23 @@ static int label_failed(struct grow *g, struct grow_add *a, u32 t, int r,
 }
 
 /*
+ * --force, as create: erase what the new disks hold (libblkid), so that
+ * nothing but the label names them afterwards.
+ */
+static int wipe_new(struct grow *g, struct grow_add *a)
+{
+	char why[256];
+	u32 t;
+
+	for (t = 0; t < a->nall; t++)
+		if ((u32)a->arg_of[t] >= a->nold &&
+		    bds_signatures_wipe(a->args[a->arg_of[t]], why, sizeof(why)))
+			return grow_refuse(g, "%s: %s; no label was written",
+					   a->args[a->arg_of[t]], why);
+	return 0;
+}
+
+/*
  * The membership change, in the label document's order: the new disks'
  * primaries, the members' primaries, the commit point (the first new
  * disk's backup), the other backups.  Assemble rolls a change cut
@@ -385,6 +403,8 @@ int grow_add(struct grow *g, char **add, int nadd, bool force)
 		r = labels(g, a);
 	if (!r)
 		r = open_all(g, a);
+	if (!r && force)
+		r = wipe_new(g, a);
 	if (!r) {
 		printf("bdsadm: grow %s: %u members -> %u, %llu MiB -> %llu MiB; writing the labels of generation %llu\n",
 		       g->name, a->nold, a->nall,
