@@ -258,6 +258,11 @@ static bool roll_forward(const struct asm_ctx *c,
 		f = &c->s.found[r->member[i]];
 		if (!(f->label.incompat & BDS_LABEL_INCOMPAT_RESHAPE))
 			continue;
+		if (!bds_label_restripe_done(&f->label)) {
+			bds_err("volume %s: member %u (%s): its label has a restripe that has not ended, beside plain ones; nothing was assembled: 'bdsadm examine' every member",
+				r->name, i, f->dev);
+			return false;
+		}
 		l = f->label;
 		bds_label_end_restripe(&l);
 		if (bds_dev_open(&d, f->dev, true, why, sizeof(why))) {
@@ -273,6 +278,47 @@ static bool roll_forward(const struct asm_ctx *c,
 			return false;
 		}
 		bds_err("volume %s: member %u (%s): the restripe had ended; its label says so now",
+			r->name, i, f->dev);
+	}
+	return true;
+}
+
+/*
+ * A restripe of the same members cut while bdsadm grow wrote its first
+ * labels: members plain, the others at the restripe's start, which maps
+ * every unit alike (bds_label_restripe_fresh()).  Write the plain ones
+ * as the restripe's, so that every label and the table agree.
+ */
+static bool roll_into_restripe(const struct asm_ctx *c,
+			       const struct bds_asm_result *r)
+{
+	const struct bds_found *f;
+	struct bds_label_id was;
+	struct bds_label l;
+	char why[256];
+	struct bds_dev d;
+	u32 i;
+	int rc;
+
+	for (i = 0; i < r->nr_members; i++) {
+		f = &c->s.found[r->member[i]];
+		if (f->label.incompat & BDS_LABEL_INCOMPAT_RESHAPE)
+			continue;
+		bds_label_member_view(r->label, i, f->label.member_sectors,
+				      f->label.backup_sector, &l);
+		if (bds_dev_open(&d, f->dev, true, why, sizeof(why))) {
+			bds_err("volume %s: %s; nothing was assembled", r->name, why);
+			return false;
+		}
+		bds_label_id_of(&was, &f->label);
+		rc = bds_labels_write(&d, &was, &l);
+		bds_dev_close(&d);
+		if (rc) {
+			bds_err("volume %s: %s: writing the restripe into its label failed: %s; nothing was assembled",
+				r->name, f->dev, bds_label_io_error(rc));
+			return false;
+		}
+		bds_err("volume %s: member %u (%s): the restripe had started on the other members; its label has it too now",
 			r->name, i, f->dev);
 	}
 	return true;
@@ -337,6 +383,11 @@ static enum asm_outcome assemble_one(const struct asm_ctx *c,
 		devp[i] = devs[i];
 	}
 	restriping = all_restriping(c, r);
+	if (!restriping && bds_label_restripe_fresh(l)) {
+		if (!roll_into_restripe(c, r))
+			return ASM_FAILED;
+		restriping = true;
+	}
 	if (!restriping && !roll_forward(c, r))
 		return ASM_FAILED;
 	len = restriping ? bds_volume_old_length(l) : bds_volume_length(l);

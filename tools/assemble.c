@@ -55,6 +55,55 @@ bool bds_label_restripe_done(const struct bds_label *l)
 	return l->reshape_pos * l->chunk_sectors == l->old_member_len * w;
 }
 
+bool bds_label_restripe_fresh(const struct bds_label *l)
+{
+	u64 w = 0;
+	u32 i;
+
+	if (!(l->incompat & BDS_LABEL_INCOMPAT_RESHAPE) ||
+	    l->old_nr_members != l->nr_members)
+		return false;
+	for (i = 0; i < l->old_nr_members; i++) {
+		if (l->old_member[i] != i)
+			return false;
+		w += l->old_weight[i];
+	}
+	if (l->reshape_dir == BDS_RESHAPE_FORWARD)
+		return l->reshape_pos == 0;
+	return l->reshape_pos * l->chunk_sectors == l->old_member_len * w;
+}
+
+/*
+ * A plain label @p beside label @r of a restripe of the same members at
+ * its start (bds_label_restripe_fresh()): @p must be the geometry @r
+ * restripes from.  The first field on which they differ, or NULL.
+ */
+static const char *fresh_disagreement(const struct bds_label *r,
+				      const struct bds_label *p)
+{
+	u32 i;
+
+	if (strcmp(r->name, p->name) || r->ctime != p->ctime)
+		return "the volume name or creation time";
+	if (r->nr_members != p->nr_members || r->chunk_sectors != p->chunk_sectors)
+		return "the number of members or the stripe unit";
+	if (r->old_nr_groups != p->nr_groups || r->old_layout != p->layout)
+		return "the restripe's old geometry";
+	for (i = 0; i < p->nr_groups; i++)
+		if (r->old_group_size[i] != p->group_size[i])
+			return "the restripe's old geometry";
+	if (r->old_member_len != bds_label_unit(p))
+		return "the data length per member";
+	for (i = 0; i < p->nr_members; i++) {
+		if (!same_uuid(r->uuid[i], p->uuid[i]))
+			return "the member UUIDs";
+		if (r->old_weight[i] != p->weight[i] ||
+		    r->old_offset[i] != p->member_offset[i])
+			return "the restripe's old members";
+	}
+	return NULL;
+}
+
 /*
  * Mid-restripe, the labels agree on everything but the checkpoint, which
  * the members' labels may hold one step apart (the least advanced
@@ -93,6 +142,11 @@ static const char *disagreement(const struct bds_label *a,
 {
 	u32 i;
 
+	/* a restripe of the same members, cut while its labels were written */
+	if (bds_label_restripe_fresh(a) && !(b->incompat & BDS_LABEL_INCOMPAT_RESHAPE))
+		return fresh_disagreement(a, b);
+	if (bds_label_restripe_fresh(b) && !(a->incompat & BDS_LABEL_INCOMPAT_RESHAPE))
+		return fresh_disagreement(b, a);
 	if (strcmp(a->name, b->name))
 		return "the volume name";
 	if (a->ctime != b->ctime)
@@ -178,9 +232,13 @@ static bool check_generation(const struct bds_found *f, size_t n, u64 gen,
 {
 	size_t i, newest = n;
 
+	/* of one generation, a restripe's label at its start describes both */
 	for (i = 0; i < n; i++)
 		if (of_volume(&f[i], r) && (!gen || f[i].label.generation == gen) &&
-		    (newest == n || f[i].label.generation > f[newest].label.generation))
+		    (newest == n || f[i].label.generation > f[newest].label.generation ||
+		     (f[i].label.generation == f[newest].label.generation &&
+		      bds_label_restripe_fresh(&f[i].label) &&
+		      !(f[newest].label.incompat & BDS_LABEL_INCOMPAT_RESHAPE))))
 			newest = i;
 	r->label = &f[newest].label;
 	r->generation = r->label->generation;

@@ -61,6 +61,16 @@
  */
 bool bds_label_restripe_done(const struct bds_label *l);
 
+/*
+ * Is @l a label of a restripe of the same members (bdsadm grow --layout
+ * or --weights: no member added, the table order kept) at its start
+ * (checkpoint 0 forward, U backward)?  It places every unit where the
+ * plain label it replaced does, at the same generation: assembly counts
+ * the two as one volume, the restripe at its start, and writes the
+ * plain ones as the restripe's.
+ */
+bool bds_label_restripe_fresh(const struct bds_label *l);
+
 /* A device that holds a valid label (the copy bds_label_pick() chose). */
 struct bds_found {
 	const char *dev;		/* its path, for messages */

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "bdsadm.h"
+#include "grow.h"
 #include "plan.h"
 
 void bds_err(const char *fmt, ...)
@@ -58,7 +59,7 @@ static const struct {
 	{ "detail", bds_cmd_detail, "detail [--json] [--interval SECONDS] NAME" },
 	{ "incremental", bds_cmd_incremental, "incremental [--remove] DEVICE" },
 	{ "import", bds_cmd_import, "import NAME | --uuid UUID [--force]" },
-	{ "grow", bds_cmd_grow, "grow NAME --add DEVICE... [--force] [--rate MB/S] | grow --continue NAME [--rate MB/S]" },
+	{ "grow", bds_cmd_grow, GROW_USAGE },
 	{ "replace", bds_cmd_replace, "replace [--force] [--ignore-read-errors] NAME OLD NEW | replace --abort NAME" },
 	{ "plan", bds_cmd_plan, "plan [OPTIONS] DEVICE..." },
 	{ "examine", bds_cmd_examine, "examine [--export | --json] DEVICE..." },

@@ -40,16 +40,57 @@ struct grow_add {
 	int arg_of[BDS_MAX_MEMBERS];	/* new table index -> args[] index */
 	struct bds_label_id held[BDS_MAX_MEMBERS];	/* by args[] index */
 	struct bds_layout lo;
+	struct bds_geom_slots s_old;	/* the old layout's weights */
 	struct bds_geom g_old, g_new;
 	struct bds_label v;		/* the next generation's view */
 	struct bds_label ml[BDS_MAX_MEMBERS];	/* by new table index */
 	struct bds_dev d[BDS_MAX_MEMBERS];	/* by new table index */
-	u8 buf[BDS_LABEL_SIZE];		/* a label encoded, to decode it again */
-	struct bds_label dec;
 };
 
-/* The old volume: active, labelled, plain, healthy, unweighted. */
-static int old_volume(struct grow *g, struct grow_add *a)
+int grow_self_check(struct grow *g, const struct bds_label *ml, u32 n,
+		    const struct bds_geom *g_new, const struct bds_geom *g_old)
+{
+	static u8 buf[BDS_LABEL_SIZE];
+	static struct bds_label dec;
+	static struct bds_geom gn, go;
+	static struct bds_geom_slots sn, so;
+	enum bds_label_err err;
+	u32 t;
+
+	for (t = 0; t < n; t++) {
+		bds_label_encode(&ml[t], buf);
+		err = bds_label_decode(buf, sizeof(buf), &dec);
+		if (err)
+			return grow_refuse(g, "internal error: member %u's new label does not decode (%s); nothing was changed",
+					   t, bds_label_error(err));
+		if (bds_reshape_from_label(&dec, &gn, &sn, &go, &so) ||
+		    !bds_geom_same(&gn, g_new) || !bds_geom_same(&go, g_old))
+			return grow_refuse(g, "internal error: member %u's new label does not give the planned geometries; nothing was changed",
+					   t);
+	}
+	return 0;
+}
+
+int grow_start_table(struct grow *g, const struct bds_label *l0,
+		     char (*devs)[16], u64 ckpt)
+{
+	static char params[16384];
+	const char *devp[BDS_MAX_MEMBERS];
+	u32 t;
+
+	for (t = 0; t < l0->nr_members; t++)
+		devp[t] = devs[t];
+	if (!bds_volume_params_reshape(l0, devp, ckpt, params, sizeof(params)) ||
+	    !bds_dm_swap_table(g->name, bds_volume_old_length(l0),
+			       "bds-stripe", params))
+		return grow_refuse(g, "device-mapper refused the restripe's table (dmesg says why; a module older than 1.8.0 cannot map it): the labels have the restripe at its start, where the old table maps every unit alike; 'bdsadm stop %s', then 'bdsadm assemble %s' and 'bdsadm grow --continue %s'",
+				   g->name, g->name, g->name);
+	rpl_crash_point("grow-started");
+	return 0;
+}
+
+/* The old volume: active, labelled, plain, healthy; weights said how. */
+static int old_volume(struct grow *g, struct grow_add *a, const char *weights)
 {
 	const struct bds_found *f;
 	u32 m;
@@ -61,8 +102,8 @@ static int old_volume(struct grow *g, struct grow_add *a)
 				   g->name);
 	if (r)
 		return -1;
-	if (g->vol.nr_slots != g->vol.nr_members)
-		return grow_refuse(g, "it has weights: growing a weighted volume is not in this version; nothing was changed");
+	if (g->vol.nr_slots != g->vol.nr_members && !weights)
+		return grow_refuse(g, "it has weights: give the new set's with --weights capacity, or as a list in the order 'bdsadm plan --weights capacity' of all the devices shows; nothing was changed");
 	a->nold = g->vol.nr_members;
 	for (m = 0; m < a->nold; m++) {
 		f = &g->scan.found[g->r.member[m]];
@@ -74,7 +115,7 @@ static int old_volume(struct grow *g, struct grow_add *a)
 
 /* The plan of old and new members together, and the new ones' checks. */
 static int plan_all(struct grow *g, struct grow_add *a, char **add, int nadd,
-		    bool force)
+		    bool force, const char *weights)
 {
 	char chunk[32], own[32], mm[24];
 	int i, found = 0;
@@ -98,6 +139,12 @@ static int plan_all(struct grow *g, struct grow_add *a, char **add, int nadd,
 	a->pc.opt.verb = VERB_PLAN;
 	a->pc.opt.chunk_arg = chunk;
 	a->pc.opt.own_holder = own;
+	if (weights && !strcmp(weights, "bandwidth"))
+		return grow_refuse(g, "--weights bandwidth needs the members' speeds: 'bdsadm plan --weights bandwidth --disk-mbps ... --controller-mbps ...' of all the devices prints the weights; give them here as a list; nothing was changed");
+	if (weights) {
+		a->pc.opt.weights = strcmp(weights, "capacity") ? WT_LIST : WT_CAPACITY;
+		a->pc.opt.weights_arg = weights;
+	}
 	if (plan_build(&a->pc, a->args, (int)a->nall, &a->pr)) {
 		plan_exit(&a->pc, PLAN_REFUSED);
 		return grow_refuse(g, "the new devices cannot join (above); nothing was changed");
@@ -130,14 +177,16 @@ static int geometries(struct grow *g, struct grow_add *a)
 	const struct bds_label *l = g->r.label;
 	u64 off_old[BDS_MAX_MEMBERS], off_new[BDS_MAX_MEMBERS] = { 0 };
 	u64 end[BDS_MAX_MEMBERS], u_old, u_new;
-	u32 pbs[BDS_MAX_MEMBERS], t, i, w = a->nall;
+	u32 pbs[BDS_MAX_MEMBERS], t, i, w = a->pr.layout.nr_slots, w_old;
 	u8 id[BDS_MAX_MEMBERS];
 	struct bds_reshape_need need;
 	enum bds_reshape_err err;
 
 	if (bds_layout_init(&a->lo, l->chunk_sectors, l->group_size,
-			    l->nr_groups, (enum bds_order_mode)l->layout))
+			    l->nr_groups, (enum bds_order_mode)l->layout) ||
+	    bds_weights_check(&a->lo, l->weight, &w_old))
 		return grow_refuse(g, "its labels' geometry is refused by the layout code");
+	bds_layout_weigh(&a->lo, l->weight, w_old, a->s_old.slot, a->s_old.slot_of);
 	u_old = bds_volume_length(l) / l->chunk_sectors;
 	for (i = 0; i < a->nold; i++)
 		off_old[i] = l->member_offset[i];
@@ -180,9 +229,6 @@ static int labels(struct grow *g, struct grow_add *a)
 {
 	const struct bds_label *l = g->r.label;
 	struct bds_label *v = &a->v;
-	static struct bds_geom gn, go;
-	static struct bds_geom_slots sn, so;
-	enum bds_label_err err;
 	u32 t, i, gr;
 	int k;
 
@@ -212,10 +258,13 @@ static int labels(struct grow *g, struct grow_add *a)
 			snprintf(v->serial[t], sizeof(v->serial[t]), "%.*s",
 				 BDS_LABEL_SERIAL_LEN, a->pc.tbl[t]->serial);
 		}
-		v->weight[t] = 1;
+		v->weight[t] = a->pr.weight[t];
 		v->member_offset[t] = a->g_new.offset[t];
 	}
-	v->data_sectors = a->g_new.units / a->nall * v->chunk_sectors;
+	/* the view's own share is member 0's (bds_label_member_view()) */
+	v->member_index = 0;
+	v->data_sectors = a->g_new.units / a->pr.layout.nr_slots *
+			  v->chunk_sectors * v->weight[0];
 	v->reshape_pos = 0;
 	v->reshape_dir = BDS_RESHAPE_FORWARD;
 	v->old_nr_members = a->nold;
@@ -227,41 +276,25 @@ static int labels(struct grow *g, struct grow_add *a)
 		v->old_group_size[gr] = l->group_size[gr];
 	for (i = 0; i < a->nold; i++) {
 		v->old_member[i] = a->old_at[i];
-		v->old_weight[i] = 1;
+		v->old_weight[i] = l->weight[i];
 		v->old_offset[i] = l->member_offset[i];
 	}
 	for (t = 0; t < a->nall; t++) {
 		const struct bds_label *cur;
 
 		k = a->arg_of[t];
-		a->ml[t] = *v;
-		a->ml[t].member_index = t;
-		memcpy(a->ml[t].member_uuid, v->uuid[t], BDS_UUID_LEN);
-		a->ml[t].data_offset = v->member_offset[t];
-		a->ml[t].data_sectors = bds_label_member_data(v, t);
 		if ((u32)k < a->nold) {
 			cur = &g->scan.found[g->r.member[k]].label;
-			a->ml[t].member_sectors = cur->member_sectors;
-			a->ml[t].backup_sector = cur->backup_sector;
+			bds_label_member_view(v, t, cur->member_sectors,
+					      cur->backup_sector, &a->ml[t]);
 		} else {
-			a->ml[t].member_sectors = a->pc.tbl[t]->size;
-			a->ml[t].backup_sector = bds_label_backup_sector(a->pc.tbl[t]->size);
+			bds_label_member_view(v, t, a->pc.tbl[t]->size,
+					      bds_label_backup_sector(a->pc.tbl[t]->size),
+					      &a->ml[t]);
 		}
 	}
 	/* what the target and assembly will read: the same two geometries */
-	for (t = 0; t < a->nall; t++) {
-		a->ml[t].label_sector = BDS_LABEL_PRIMARY;
-		bds_label_encode(&a->ml[t], a->buf);
-		err = bds_label_decode(a->buf, sizeof(a->buf), &a->dec);
-		if (err)
-			return grow_refuse(g, "internal error: member %u's new label does not decode (%s); nothing was changed",
-					   t, bds_label_error(err));
-		if (bds_reshape_from_label(&a->dec, &gn, &sn, &go, &so) ||
-		    !bds_geom_same(&gn, &a->g_new) || !bds_geom_same(&go, &a->g_old))
-			return grow_refuse(g, "internal error: member %u's new label does not give the planned geometries; nothing was changed",
-					   t);
-	}
-	return 0;
+	return grow_self_check(g, a->ml, a->nall, &a->g_new, &a->g_old);
 }
 
 /* Open every member, old and new, for its label writes. */
@@ -365,26 +398,17 @@ static int switch_labels(struct grow *g, struct grow_add *a)
 /* The table with "reshape" at checkpoint 0 in the live one's place. */
 static int swap_table(struct grow *g, struct grow_add *a)
 {
-	static char params[16384];
 	char devs[BDS_MAX_MEMBERS][16];
-	const char *devp[BDS_MAX_MEMBERS];
 	u32 t;
 
-	for (t = 0; t < a->nall; t++) {
+	for (t = 0; t < a->nall; t++)
 		snprintf(devs[t], sizeof(devs[t]), "%u:%u", a->pc.tbl[t]->maj,
 			 a->pc.tbl[t]->min);
-		devp[t] = devs[t];
-	}
-	if (!bds_volume_params_reshape(&a->ml[0], devp, 0, params, sizeof(params)) ||
-	    !bds_dm_swap_table(g->name, bds_volume_old_length(&a->ml[0]),
-			       "bds-stripe", params))
-		return grow_refuse(g, "device-mapper refused the restripe's table (dmesg says why; a module older than 1.8.0 cannot map it): the labels have the restripe at its start, where the old table maps every unit alike; 'bdsadm stop %s', then 'bdsadm assemble %s' and 'bdsadm grow --continue %s'",
-				   g->name, g->name, g->name);
-	rpl_crash_point("grow-started");
-	return 0;
+	return grow_start_table(g, &a->ml[0], devs, 0);
 }
 
-int grow_add(struct grow *g, char **add, int nadd, bool force)
+int grow_add(struct grow *g, char **add, int nadd, bool force,
+	     const char *weights)
 {
 	struct grow_add *a = calloc(1, sizeof(*a));
 	int r;
@@ -394,9 +418,9 @@ int grow_add(struct grow *g, char **add, int nadd, bool force)
 		return grow_refuse(g, "out of memory");
 	for (t = 0; t < BDS_MAX_MEMBERS; t++)
 		a->d[t].fd = -1;
-	r = old_volume(g, a);
+	r = old_volume(g, a, weights);
 	if (!r)
-		r = plan_all(g, a, add, nadd, force);
+		r = plan_all(g, a, add, nadd, force, weights);
 	if (!r)
 		r = geometries(g, a);
 	if (!r)

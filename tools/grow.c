@@ -284,10 +284,14 @@ static int finish(struct grow *g)
 	       (unsigned long long)(len >> 11), g->vol.nr_members,
 	       (unsigned long long)(g->g_new.layout.chunk *
 				    bds_label_slots(&g->ml[0]) / 2));
-	printf("bdsadm: grow %s: a file system keeps its size and geometry: grow XFS with 'xfs_growfs MOUNTPOINT', and mount it with -o sunit=%llu,swidth=%llu to use the new width\n",
-	       g->name, (unsigned long long)g->g_new.layout.chunk,
-	       (unsigned long long)(g->g_new.layout.chunk *
-				    bds_label_slots(&g->ml[0])));
+	if (len > old_len)
+		printf("bdsadm: grow %s: a file system keeps its size: grow XFS with 'xfs_growfs MOUNTPOINT'\n",
+		       g->name);
+	if (g->g_new.layout.nr_slots != g->g_old.layout.nr_slots)
+		printf("bdsadm: grow %s: a file system keeps its geometry: mount XFS with -o sunit=%llu,swidth=%llu to use the new width\n",
+		       g->name, (unsigned long long)g->g_new.layout.chunk,
+		       (unsigned long long)(g->g_new.layout.chunk *
+					    bds_label_slots(&g->ml[0])));
 	return BDS_EXIT_OK;
 }
 
@@ -335,6 +339,7 @@ static int do_continue(struct grow *g)
 /* What grow's option parsing found. */
 struct grow_args {
 	bool cont, add, force;
+	const char *layout, *weights;
 };
 
 static int grow_options(int argc, char **argv, struct grow *g,
@@ -344,6 +349,8 @@ static int grow_options(int argc, char **argv, struct grow *g,
 		{ "continue", no_argument, NULL, 'c' },
 		{ "add", no_argument, NULL, 'a' },
 		{ "force", no_argument, NULL, 'f' },
+		{ "layout", required_argument, NULL, 'l' },
+		{ "weights", required_argument, NULL, 'w' },
 		{ "rate", required_argument, NULL, 'r' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -351,7 +358,7 @@ static int grow_options(int argc, char **argv, struct grow *g,
 	double mbs;
 	int c;
 
-	while ((c = getopt_long(argc, argv, "cafr:h", lo, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "cafl:w:r:h", lo, NULL)) != -1) {
 		switch (c) {
 		case 'c':
 			ga->cont = true;
@@ -361,6 +368,12 @@ static int grow_options(int argc, char **argv, struct grow *g,
 			break;
 		case 'f':
 			ga->force = true;
+			break;
+		case 'l':
+			ga->layout = optarg;
+			break;
+		case 'w':
+			ga->weights = optarg;
 			break;
 		case 'r':
 			if (!parse_mbps(optarg, &mbs)) {
@@ -377,11 +390,11 @@ static int grow_options(int argc, char **argv, struct grow *g,
 			return bds_usage(GROW_USAGE);
 		}
 	}
-	if (ga->cont == ga->add) {
-		bds_err("grow: give --add DEVICE... to start a restripe, or --continue to carry one on (--weights and --layout are not in this version)");
+	if (ga->cont + ga->add + !!(ga->layout || (ga->weights && !ga->add)) != 1) {
+		bds_err("grow: give --add DEVICE... to restripe onto more disks, --layout or --weights to restripe the same ones, or --continue to carry a restripe on: one of them");
 		return bds_usage(GROW_USAGE);
 	}
-	if (ga->cont ? argc - optind != 1 : argc - optind < 2)
+	if (ga->add ? argc - optind < 2 : argc - optind != 1)
 		return bds_usage(GROW_USAGE);
 	if (ga->force && !ga->add)
 		return bds_usage(GROW_USAGE);
@@ -416,8 +429,14 @@ int bds_cmd_grow(int argc, char **argv)
 	g.tty = isatty(2);
 	rc = BDS_EXIT_OK;
 	if (ga.add) {
-		rc = grow_add(&g, argv + optind + 1, argc - optind - 1, ga.force);
+		rc = grow_add(&g, argv + optind + 1, argc - optind - 1, ga.force,
+			      ga.weights);
 		grow_release(&g);
+	} else if (ga.layout || ga.weights) {
+		rc = grow_relayout(&g, ga.layout, ga.weights);
+		grow_release(&g);
+		if (rc == GROW_NOTHING)
+			return BDS_EXIT_OK;
 	}
 	if (!rc)
 		rc = do_continue(&g);

@@ -23,7 +23,7 @@
 #include "scan.h"
 #include "volstat.h"
 
-#define GROW_USAGE "grow NAME --add DEVICE... [--force] [--rate MB/S] | grow --continue NAME [--rate MB/S]"
+#define GROW_USAGE "grow NAME --add DEVICE... [--weights capacity|LIST] [--force] [--rate MB/S] | grow NAME [--layout interleave|sequential] [--weights capacity|LIST] [--rate MB/S] | grow --continue NAME [--rate MB/S]"
 
 /* One restripe run: the command context, passed down. */
 struct grow {
@@ -63,10 +63,39 @@ struct grow {
 int grow_find(struct grow *g, bool restriping);
 
 /*
- * grow NAME --add DEVICE... (grow-add.c): start the restripe onto the
- * members and @add; BDS_EXIT_OK once the table with "reshape" is live.
+ * grow NAME --add DEVICE... [--weights W] (grow-add.c): start the
+ * restripe onto the members and @add, with weights @weights (NULL: every
+ * weight 1; a weighted volume needs them); BDS_EXIT_OK once the table
+ * with "reshape" is live.
  */
-int grow_add(struct grow *g, char **add, int nadd, bool force);
+int grow_add(struct grow *g, char **add, int nadd, bool force,
+	     const char *weights);
+
+/*
+ * grow NAME --layout MODE / --weights W (grow-relayout.c): start the
+ * restripe of the same members into another layout or other weights;
+ * @layout and @weights NULL keep the volume's.  BDS_EXIT_OK once the
+ * table with "reshape" is live; GROW_NOTHING when the volume has that
+ * geometry already (said).
+ */
+#define GROW_NOTHING	(-3)
+int grow_relayout(struct grow *g, const char *layout, const char *weights);
+
+/*
+ * The new labels @ml (@n members) as the target and assembly will read
+ * them: each one encoded, decoded and turned into geometries, which must
+ * be @g_new and @g_old.  0, or BDS_EXIT_FAIL said (nothing written yet).
+ */
+int grow_self_check(struct grow *g, const struct bds_label *ml, u32 n,
+		    const struct bds_geom *g_new, const struct bds_geom *g_old);
+
+/*
+ * The table of label @l0 (member 0's new label) at checkpoint @ckpt,
+ * with the members @devs ("major:minor", table order), in the live
+ * table's place.  0, or BDS_EXIT_FAIL said.
+ */
+int grow_start_table(struct grow *g, const struct bds_label *l0,
+		     char (*devs)[16], u64 ckpt);
 
 /* "grow NAME: message" on stderr; returns BDS_EXIT_FAIL. */
 int grow_refuse(struct grow *g, const char *fmt, ...)

@@ -14,7 +14,7 @@ BDSADM_SRC := bdsadm.c create.c assemble-cmd.c stop.c incremental.c \
 	examine.c wipe.c list.c detail.c detail-out.c volstat.c \
 	label-io.c assemble.c scan.c volume.c dm.c signature.c fmt.c \
 	monitor-cmd.c monitor-watch.c monitor-report.c monitor-program.c member-dev.c \
-	check-cmd.c check-read.c grow.c grow-add.c grow-copy.c systemd.c replace.c replace-copy.c replace-rescue.c replace-seg.c \
+	check-cmd.c check-read.c grow.c grow-add.c grow-relayout.c grow-copy.c systemd.c replace.c replace-copy.c replace-rescue.c replace-seg.c \
 	replace-abort.c run-lock.c config.c import.c sysfs.c \
 	$(BDSADM_PLAN_SRC) $(LIBBDS_SRC)
 BDSADM_LIBS := -ldevmapper -lblkid -lpthread

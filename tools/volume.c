@@ -133,6 +133,20 @@ void bds_label_end_restripe(struct bds_label *l)
 	memset(l->old_offset, 0, sizeof(l->old_offset));
 }
 
+void bds_label_member_view(const struct bds_label *v, u32 t,
+			   u64 member_sectors, u64 backup_sector,
+			   struct bds_label *out)
+{
+	*out = *v;
+	out->member_index = t;
+	memcpy(out->member_uuid, v->uuid[t], BDS_UUID_LEN);
+	out->data_offset = v->member_offset[t];
+	out->data_sectors = bds_label_member_data(v, t);
+	out->member_sectors = member_sectors;
+	out->backup_sector = backup_sector;
+	out->label_sector = BDS_LABEL_PRIMARY;
+}
+
 void bds_new_uuid(u8 *u)
 {
 	size_t got = 0;

@@ -53,6 +53,15 @@ bool bds_volume_params_reshape(const struct bds_label *l,
  */
 void bds_label_end_restripe(struct bds_label *l);
 
+/*
+ * Member @t's own label in the volume that @v describes (any member's
+ * label, or a writer's view of the next one): its index, member UUID,
+ * data offset and share, and the device's own size and backup place.
+ */
+void bds_label_member_view(const struct bds_label *v, u32 t,
+			   u64 member_sectors, u64 backup_sector,
+			   struct bds_label *out);
+
 /* A new random (version 4) UUID; exits if the system has no randomness. */
 void bds_new_uuid(u8 *u);
 

@@ -346,15 +346,19 @@ t "check of a name with a slash: exit 2" eval 'rc_is 2 && err_has "cannot be a v
 run check /dev/mapper/
 t "check of /dev/mapper/: exit 2" rc_is 2
 
-GROW_SYN="grow NAME --add DEVICE... [--force] [--rate MB/S] | grow --continue NAME [--rate MB/S]"
+GROW_SYN='grow NAME --add DEVICE... [--weights capacity|LIST] [--force] [--rate MB/S] | grow NAME [--layout interleave|sequential] [--weights capacity|LIST] [--rate MB/S] | grow --continue NAME [--rate MB/S]'
 run grow --help
 t "grow --help: exit 0, the synopsis" eval 'rc_is 0 && out_has "usage: bdsadm $GROW_SYN"'
 run grow vol
-t "grow without --add or --continue: exit 2, says what to give" eval 'rc_is 2 &&
-	err_has "give --add DEVICE... to start a restripe, or --continue to carry one on" &&
+t "grow without --add, --layout, --weights or --continue: exit 2, says what to give" eval 'rc_is 2 &&
+	err_has "give --add DEVICE... to restripe onto more disks, --layout or --weights to restripe the same ones, or --continue to carry a restripe on" &&
 	err_has "usage: bdsadm $GROW_SYN"'
 run grow --continue --add vol /dev/null
 t "grow --continue --add: exit 2" rc_is 2
+run grow vol --layout interleave --add /dev/null
+t "grow --layout --add: exit 2" rc_is 2
+run grow vol --layout interleave extra
+t "grow --layout with a device: exit 2" rc_is 2
 run grow --continue
 t "grow --continue without NAME: exit 2" rc_is 2
 run grow --continue a b

@@ -165,7 +165,7 @@ static bool says(const struct bds_asm_result *r, const char *a, const char *b)
 }
 
 static struct scene sc;
-static int bad[24];
+static int bad[27];
 /* replace_scene(): with every other member updated, is the commit done? */
 static bool committing = true;
 
@@ -641,6 +641,79 @@ static void restripe_round(void)
 	       order_is_right(&sc, &r, &vol));
 }
 
+/*
+ * A restripe of the same members (grow --layout / --weights) cut while
+ * its labels were written: plain labels of the old geometry beside the
+ * restripe's at its start, one generation, assemble as the restripe;
+ * past its start, or with another old geometry, they do not.
+ */
+static void fresh_round(void)
+{
+	struct bds_label old, vol;
+	struct bds_asm_result r;
+	bool back = rnd() % 2;
+	u32 i, k, n, p;
+
+	make_volume(&old, "data", 0xf0);
+	old.layout = BDS_LAYOUT_SEQUENTIAL;
+	n = old.nr_members;
+	vol = old;
+	vol.layout = BDS_LAYOUT_INTERLEAVE;
+	vol.incompat |= BDS_LABEL_INCOMPAT_RESHAPE;
+	vol.reshape_dir = back ? BDS_RESHAPE_BACKWARD : BDS_RESHAPE_FORWARD;
+	vol.old_nr_members = n;
+	vol.old_nr_groups = old.nr_groups;
+	for (i = 0; i < old.nr_groups; i++)
+		vol.old_group_size[i] = old.group_size[i];
+	vol.old_layout = old.layout;
+	vol.old_member_len = bds_label_unit(&old);
+	vol.reshape_pos = back ? vol.old_member_len * n / vol.chunk_sectors : 0;
+	for (i = 0; i < n; i++) {
+		vol.old_member[i] = (u8)i;
+		vol.old_weight[i] = 1;
+		vol.old_offset[i] = old.member_offset[i];
+		vol.member_offset[i] = back ? 2048 + 128 : 1024;
+	}
+	vol.data_offset = vol.member_offset[0];
+
+	/* some members plain (one at least), the others (one at least) not */
+	k = (u32)(rnd() % n);
+	sc.n = 0;
+	for (p = 0; p < n; p++) {
+		bool is_plain = p != k &&
+				(p == (k + 1) % n || rnd() % 2);
+
+		add(&sc, is_plain ? &old : &vol, p);
+	}
+	shuffle(&sc);
+	EXPECT(24, bds_label_restripe_fresh(&vol) &&
+	       bds_assemble(sc.f, sc.n, "data", NULL, &r) == BDS_ASM_OK &&
+	       order_is_right(&sc, &r, &vol) &&
+	       bds_label_restripe_fresh(r.label));
+
+	/* past its start: a plain label is no cut, but an older copy */
+	if (n > 1) {
+		for (i = 0; i < sc.n; i++)
+			if (sc.f[i].label.incompat & BDS_LABEL_INCOMPAT_RESHAPE)
+				sc.f[i].label.reshape_pos = back ?
+					sc.f[i].label.reshape_pos - 16 : 16;
+		EXPECT(25, bds_assemble(sc.f, sc.n, "data", NULL, &r) == BDS_ASM_GEOMETRY);
+	}
+
+	/* a plain label of another geometry than the one restriped from */
+	if (n > 1) {
+		sc.n = 0;
+		add(&sc, &vol, 0);
+		for (p = 1; p < n; p++)
+			add(&sc, &old, p);
+		p = 1 + (u32)(rnd() % (n - 1));
+		sc.f[p].label.member_offset[rnd() % n] += 8;
+		shuffle(&sc);
+		EXPECT(26, bds_assemble(sc.f, sc.n, "data", NULL, &r) == BDS_ASM_GEOMETRY &&
+		       !strcmp(r.field, "the restripe's old members"));
+	}
+}
+
 static void test_uuid_text(void)
 {
 	u8 u[16], v[16];
@@ -689,6 +762,9 @@ int main(void)
 		"mid-restripe: another old geometry: GEOMETRY (the old members)",
 		"mid-restripe: one label without the restripe: GEOMETRY",
 		"restripe at its end: labels with and without it assemble",
+		"same members, cut at the restripe's start: plain and fresh labels assemble as the restripe",
+		"same members, past the start: a plain label beside it: GEOMETRY",
+		"same members: a plain label of another old geometry: GEOMETRY",
 	};
 	int rounds = 400, i;
 
@@ -698,8 +774,9 @@ int main(void)
 		replace_round();
 		weighted_round();
 		restripe_round();
+		fresh_round();
 	}
-	for (i = 0; i < 24; i++)
+	for (i = 0; i < 27; i++)
 		check(bad[i] == 0, "%s (%d of %d rounds wrong)", what[i], bad[i],
 		      rounds);
 	test_uuid_text();

@@ -472,6 +472,43 @@ bds_wait_events_above() {
 	done
 }
 
+# bds_file_units CHUNK FILE...: one stripe unit (CHUNK sectors) per FILE
+# that lies wholly in the file's first extent (xfs_io fiemap), as unit
+# numbers of the volume, one per line: units that hold file data, so that
+# a placement check compares data, not free space.
+bds_file_units() {
+	_c=$1
+	shift
+	for _f in "$@"; do
+		xfs_io -r -c fiemap "$_f" |
+			sed -n 's/^[[:space:]]*0: \[[0-9]*\.\.[0-9]*\]: \([0-9]*\)\.\.\([0-9]*\)$/\1 \2/p' |
+			while read -r _s _e; do
+				_u=$(((_s + _c - 1) / _c))
+				[ $(((_u + 1) * _c - 1)) -le "$_e" ] && echo "$_u"
+			done
+	done
+}
+
+# bds_slot_rank U SLOTS: the member RM (table index) of stripe unit U of a
+# volume whose cycle is SLOTS (the status's slot order, comma-separated:
+# a member of weight w in w slots), and RK, the unit's rank among that
+# member's units: the member holds it at its data offset + RK units.
+bds_slot_rank() {
+	_w=0 _before=0 _i=0
+	_n=$(echo "$2" | tr ',' '\n' | wc -l)
+	_s=$(($1 % _n))
+	RM=$(echo "$2" | cut -d, -f$((_s + 1)))
+	for _x in $(echo "$2" | tr , ' '); do
+		if [ "$_x" = "$RM" ]; then
+			_w=$((_w + 1))
+			[ $_i -lt $_s ] && _before=$((_before + 1))
+		fi
+		_i=$((_i + 1))
+	done
+	_cyc=$(($1 / _n))
+	RK=$((_cyc * _w + _before))
+}
+
 # bds_unit_member K ORDER: the member (table index) that holds stripe unit
 # K of a volume whose order field (status field 4) is ORDER, e.g. 0,2,1,3.
 bds_unit_member() {

@@ -1,0 +1,139 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# bdsadm grow NAME --add --weights capacity restripes a mounted weighted
+# XFS volume onto one more disk while files are written, with the
+# weights of the whole set.  A 128 MiB and a 256 MiB disk on controller
+# 0 (A B), a 256 MiB disk on controller 1 (C):
+#  - bdsadm create vol --weights capacity A B (the 256 MiB disk's weight
+#    about twice the other's), mkfs.xfs,
+#    mount, 16 files of 4 MiB with their md5 sums;
+#  - "grow vol --add C" without --weights is refused, naming the weights
+#    and what to give, changing nothing (the table, the generation);
+#  - "grow vol --add C --weights capacity" runs while a writer adds 8
+#    files: exit 0, done; the table has 3 members in groups 2 + 1,
+#    the 256 MiB disks' weights equal and about twice the other's, no
+#    restripe; the volume grew by at least 60 %; the
+#    labels' generation is one more;
+#  - every file has its md5 sum; xfs_growfs grows the file system; one
+#    stripe unit of each file's data, read through the volume, lies
+#    where the new table puts it (the status's slot order and each
+#    member's rank in it, the table's offsets), read from the members
+#    with O_DIRECT;
+#  - after umount, stop and assemble, the same table comes back.
+#
+# topology: ctl=1/size=128M+1/size=256M ctl=1/size=256M
+# timeout: 420
+# kernels: 6.1 7.2
+# check-kernels: 6.1
+
+# Variables named VAR_<n> are set and read through eval.
+# shellcheck disable=SC1091,SC2034,SC2154
+. /bds/guest-lib.sh
+
+bds_load_module
+A=/dev/bds/c0d0 B=/dev/bds/c0d1 C=/dev/bds/c1d0
+for d in $A $B $C; do
+	[ -b "$d" ] || fail "need 2 + 1 disks: no $d"
+done
+VOL=vol
+DMV=/dev/mapper/$VOL
+MNT=/mnt/grow
+CB=65536
+
+# node_of MAJ:MIN: which of the three disks it is.
+node_of() {
+	for _d in $A $B $C; do
+		[ "$(bds_majmin "$_d")" = "$1" ] && echo "$_d" && return 0
+	done
+	fail "no disk is $1"
+}
+
+run bdsadm create $VOL --chunk 64K --weights capacity "$A" "$B"
+# weights W0,W1: the words after "weights" in the table
+weights_of() { dmsetup table $VOL | sed -n 's/.* weights \([0-9,]*\).*/\1/p'; }
+W2=$(weights_of)
+log "weights $W2"
+check "the volume has weights, the 256 MiB disk's about twice the other's ($W2)" \
+	sh -c "[ $((${W2#*,} * 10 / ${W2%,*})) -ge 19 ]"
+run mkfs.xfs -q $DMV
+mkdir -p $MNT
+run mount -t xfs $DMV $MNT
+i=0
+while [ $i -lt 16 ]; do
+	dd if=/dev/urandom of=$MNT/old.$i bs=1M count=4 status=none || fail "cannot write old.$i"
+	i=$((i + 1))
+done
+sync
+(cd $MNT && md5sum old.* >/tmp/all.md5) || fail "md5sum failed"
+TABLE0=$(dmsetup table $VOL)
+GEN0=$(bds_gen_of "$A")
+LEN0=$(bds_sectors $DMV)
+
+if bdsadm grow $VOL --add "$C" >/tmp/grow.out 2>&1; then
+	check "a weighted volume without --weights: refused" false
+fi
+cat /tmp/grow.out
+check "without --weights: says to give them" grep -qF "it has weights: give the new set's with --weights" /tmp/grow.out
+expect_eq "$(dmsetup table $VOL)" "$TABLE0" "without --weights: the table is unchanged"
+expect_eq "$(bds_gen_of "$A")" "$GEN0" "without --weights: the labels are unchanged"
+
+(
+	j=0
+	while [ $j -lt 8 ]; do
+		dd if=/dev/urandom of=$MNT/new.$j bs=1M count=4 conv=fsync status=none || exit 1
+		j=$((j + 1))
+	done
+) &
+WRITER=$!
+bdsadm grow $VOL --add "$C" --weights capacity >/tmp/grow.out 2>&1
+rc=$?
+cat /tmp/grow.out
+wait $WRITER || fail "the writer failed"
+expect_eq "$rc" 0 "bdsadm grow --add --weights capacity exit status"
+check "it says done" grep -qF "bdsadm: grow $VOL: done:" /tmp/grow.out
+sync
+(cd $MNT && md5sum new.* >>/tmp/all.md5) || fail "md5sum failed"
+
+# shellcheck disable=SC2046 # the table's words
+set -- $(dmsetup table $VOL)
+log "table: $*"
+expect_eq "$5 $6 ${11}" "2 2 1" "3 members in groups 2 + 1"
+W3=$(weights_of)
+check "the new weights give the two 256 MiB disks the same, twice the other's ($W3)" \
+	sh -c "[ ${W3#*,*,} = \$(echo $W3 | cut -d, -f2) ] && [ $((${W3#*,*,} * 10 / ${W3%%,*})) -ge 19 ]"
+check "no restripe in the table" sh -c "! dmsetup table $VOL | grep -w reshape >/dev/null"
+DEV_0=$7 OFF_0=$8 DEV_1=$9 OFF_1=${10} DEV_2=${12} OFF_2=${13}
+LEN=$2
+expect_eq "$(bds_sectors $DMV)" "$LEN" "the volume's length is the table's"
+check "the volume grew by at least 60 % ($LEN0 -> $LEN sectors)" \
+	sh -c "[ $((LEN * 10 / LEN0)) -ge 16 ]"
+expect_eq "$(bds_gen_of "$A")" $((GEN0 + 1)) "the labels' generation is one more"
+expect_eq "$(bds_gen_of "$C")" $((GEN0 + 1)) "the new disk carries it too"
+
+echo 3 >/proc/sys/vm/drop_caches
+check "every file keeps its data" sh -c "cd $MNT && md5sum -c /tmp/all.md5 >/dev/null"
+run xfs_growfs $MNT
+SIZE_KB=$(df -k $MNT | awk 'NR == 2 { print $2 }')
+check "xfs_growfs grew the file system ($SIZE_KB KiB)" sh -c "[ $SIZE_KB -gt $((LEN0 * 3 / 4)) ]"
+
+SLOTS=$(dmsetup status $VOL | awk '{ print $7 }')
+log "slots $SLOTS, offsets $OFF_0 $OFF_1 $OFF_2"
+bds_file_units 128 $MNT/* >/tmp/units
+expect_eq "$(wc -l </tmp/units)" 24 "one unit of file data per file"
+while read -r u; do
+	bds_slot_rank "$u" "$SLOTS"
+	eval "dev=\$DEV_$RM off=\$OFF_$RM"
+	node=$(node_of "$dev")
+	expect_eq "$(bds_md5 "$node" $(((off + RK * 128) * 512)) $CB)" \
+		"$(bds_md5 $DMV $((u * CB)) $CB)" "unit $u on member $RM where the table puts it"
+done </tmp/units
+
+TABLE1=$(dmsetup table $VOL)
+run umount $MNT
+run bdsadm stop $VOL
+run bdsadm assemble $VOL
+expect_eq "$(dmsetup table $VOL)" "$TABLE1" "assemble gives the same table"
+run bdsadm stop $VOL
+bds_expect_clean "$A" "$B" "$C"
+pass

@@ -1,0 +1,166 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# bdsadm grow NAME --layout interleave restripes a mounted XFS volume
+# over the same disks while files are written: a sequential volume
+# becomes controller-interleaved.  Two controllers, each with a 128 MiB
+# disk and a 256 MiB one (A B on controller 0, C D on 1):
+#  - bdsadm create vol --layout sequential A B C D (equal shares of
+#    128 MiB), mkfs.xfs, mount, 24 files of 4 MiB with their md5 sums;
+#  - refused, changing nothing (the table and the labels' generation):
+#    weights on a sequential volume; "--layout sequential" has nothing to
+#    do and exits 0;
+#  - "grow vol --layout interleave" runs while a writer adds 8 files:
+#    exit 0, done; the table says interleave, no restripe, a length no
+#    shorter (the data moved down into the room below it); the
+#    generation is the same (no member came or went);
+#  - "grow vol --weights capacity" (1,2,1,2) is refused naming a member
+#    and the room it lacks, changing nothing: on full disks a rising
+#    share needs room below the data and a falling one room above it;
+#  - every file keeps its md5 sum; xfs_growfs runs; one stripe unit of
+#    each file's data, read through the volume, lies where the final
+#    table puts it (the status's member order, the table's offsets),
+#    read from the members with O_DIRECT;
+#  - after umount, stop and assemble, the same table comes back.
+#
+# topology: ctl=1/size=128M+1/size=256M ctl=1/size=128M+1/size=256M
+# timeout: 600
+# check-kernels: 6.1 7.2
+
+# Variables named VAR_<n> are set and read through eval.
+# shellcheck disable=SC1091,SC2034,SC2154
+. /bds/guest-lib.sh
+
+bds_load_module
+A=/dev/bds/c0d0 B=/dev/bds/c0d1 C=/dev/bds/c1d0 D=/dev/bds/c1d1
+for d in $A $B $C $D; do
+	[ -b "$d" ] || fail "need 2 + 2 disks: no $d"
+done
+VOL=vol
+DMV=/dev/mapper/$VOL
+MNT=/mnt/grow
+CB=65536
+
+# node_of MAJ:MIN: which of the four disks it is.
+node_of() {
+	for _d in $A $B $C $D; do
+		[ "$(bds_majmin "$_d")" = "$1" ] && echo "$_d" && return 0
+	done
+	fail "no disk is $1"
+}
+
+# writer PREFIX: 8 files of 4 MiB in the background; WRITER is its pid.
+writer() {
+	(
+		j=0
+		while [ $j -lt 8 ]; do
+			dd if=/dev/urandom of=$MNT/"$1".$j bs=1M count=4 conv=fsync status=none || exit 1
+			j=$((j + 1))
+		done
+	) &
+	WRITER=$!
+}
+
+# verify: every file written so far has its md5 sum, read from the disks.
+verify() {
+	sync
+	echo 3 >/proc/sys/vm/drop_caches
+	check "$1: every file keeps its data" sh -c "cd $MNT && md5sum -c /tmp/all.md5 >/dev/null"
+}
+
+# grow_ok DESC ARGS...: bdsadm grow vol ARGS, with a writer; exit 0, done.
+grow_ok() {
+	_d=$1
+	shift
+	writer "$_d"
+	bdsadm grow $VOL "$@" >/tmp/grow.out 2>&1
+	_rc=$?
+	cat /tmp/grow.out
+	wait $WRITER || fail "$_d: the writer failed"
+	expect_eq "$_rc" 0 "$_d: bdsadm grow $* exit status"
+	check "$_d: it says done" grep -qF "bdsadm: grow $VOL: done:" /tmp/grow.out
+	sync
+	(cd $MNT && md5sum "$_d".* >>/tmp/all.md5) || fail "md5sum failed"
+}
+
+run bdsadm create $VOL --chunk 64K --layout sequential "$A" "$B" "$C" "$D"
+run mkfs.xfs -q $DMV
+mkdir -p $MNT
+run mount -t xfs $DMV $MNT
+i=0
+while [ $i -lt 24 ]; do
+	dd if=/dev/urandom of=$MNT/old.$i bs=1M count=4 status=none || fail "cannot write old.$i"
+	i=$((i + 1))
+done
+sync
+(cd $MNT && md5sum old.* >/tmp/all.md5) || fail "md5sum failed"
+TABLE0=$(dmsetup table $VOL)
+GEN0=$(bds_gen_of "$A")
+LEN0=$(bds_sectors $DMV)
+check "the volume starts sequential" sh -c "dmsetup table $VOL | grep -w sequential >/dev/null"
+
+if bdsadm grow $VOL --weights 2,1,1,1 >/tmp/grow.out 2>&1; then
+	check "weights on a sequential volume: refused" false
+fi
+cat /tmp/grow.out
+check "weights on a sequential volume: says the geometry is refused" \
+	grep -qF "the new geometry is refused" /tmp/grow.out
+expect_eq "$(dmsetup table $VOL)" "$TABLE0" "weights refused: the table is unchanged"
+expect_eq "$(bds_gen_of "$A")" "$GEN0" "weights refused: the labels are unchanged"
+bdsadm grow $VOL --layout sequential >/tmp/grow.out 2>&1
+rc=$?
+cat /tmp/grow.out
+expect_eq "$rc" 0 "--layout sequential on a sequential volume: exit status"
+check "--layout sequential: nothing to do" grep -qF "nothing to do" /tmp/grow.out
+expect_eq "$(dmsetup table $VOL)" "$TABLE0" "nothing to do: the table is unchanged"
+
+grow_ok inter --layout interleave
+check "interleaved: the table says so" sh -c "! dmsetup table $VOL | grep -w sequential >/dev/null"
+check "interleaved: no restripe in the table" sh -c "! dmsetup table $VOL | grep -w reshape >/dev/null"
+LEN1=$(bds_sectors $DMV)
+check "interleaved: no shorter ($LEN0 -> $LEN1 sectors)" sh -c "[ $LEN1 -ge $LEN0 ]"
+expect_eq "$(bds_gen_of "$A")" "$GEN0" "interleaved: the same generation"
+verify interleaved
+
+TABLE1=$(dmsetup table $VOL)
+if bdsadm grow $VOL --weights capacity >/tmp/grow.out 2>&1; then
+	check "weights on full disks: refused" false
+fi
+cat /tmp/grow.out
+check "weights on full disks: names a member and the room it has" \
+	grep -qE "member [0-9] \(/dev/[a-z]+\) has [0-9]+ sectors of room below its data" /tmp/grow.out
+expect_eq "$(dmsetup table $VOL)" "$TABLE1" "weights refused: the table is unchanged"
+expect_eq "$(bds_gen_of "$A")" "$GEN0" "weights refused: the labels are unchanged"
+LEN=$LEN1
+run xfs_growfs $MNT
+SIZE_KB=$(df -k $MNT | awk 'NR == 2 { print $2 }')
+log "file system: $SIZE_KB KiB"
+
+# the final table's members and offsets, in table order
+# shellcheck disable=SC2046 # the table's words
+set -- $(dmsetup table $VOL)
+DEV_0=$7 OFF_0=$8 DEV_1=$9 OFF_1=${10} DEV_2=${12} OFF_2=${13} DEV_3=${14} OFF_3=${15}
+SLOTS=$(dmsetup status $VOL | awk '{ print $7 }')
+expect_eq "$SLOTS" "0,2,1,3" "the members interleave the controllers"
+log "slots $SLOTS, offsets $OFF_0 $OFF_1 $OFF_2 $OFF_3"
+check "the data moved down into the room below it" \
+	sh -c "[ $OFF_0 -lt 2048 ] && [ $OFF_1 -lt 2048 ] && [ $OFF_2 -lt 2048 ] && [ $OFF_3 -lt 2048 ]"
+
+bds_file_units 128 $MNT/* >/tmp/units
+expect_eq "$(wc -l </tmp/units)" 32 "one unit of file data per file"
+while read -r u; do
+	bds_slot_rank "$u" "$SLOTS"
+	eval "dev=\$DEV_$RM off=\$OFF_$RM"
+	node=$(node_of "$dev")
+	expect_eq "$(bds_md5 "$node" $(((off + RK * 128) * 512)) $CB)" \
+		"$(bds_md5 $DMV $((u * CB)) $CB)" "unit $u on member $RM where the table puts it"
+done </tmp/units
+
+TABLE1=$(dmsetup table $VOL)
+run umount $MNT
+run bdsadm stop $VOL
+run bdsadm assemble $VOL
+expect_eq "$(dmsetup table $VOL)" "$TABLE1" "assemble gives the same table"
+run bdsadm stop $VOL
+bds_expect_clean "$A" "$B" "$C" "$D"
+pass
