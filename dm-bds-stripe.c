@@ -562,6 +562,8 @@ static int bds_ctr(struct dm_target *ti, unsigned int argc, char **argv)
 		sc->rs->io_at = ti->per_io_data_size;
 		ti->per_io_data_size += sizeof(struct bds_rs_io);
 	}
+	sc->io_member_at = ti->per_io_data_size;
+	ti->per_io_data_size += sizeof(struct bds_io);
 	ti->private = sc;
 	return 0;
 
@@ -590,6 +592,20 @@ static void bds_dtr(struct dm_target *ti)
 	kfree(sc);
 }
 
+static struct bds_io *bds_io(struct bds_ctx *sc, struct bio *bio)
+{
+	char *data = dm_per_bio_data(bio, sc->ti->per_io_data_size);
+
+	return (struct bds_io *)(data + sc->io_member_at);
+}
+
+/* Send clone @bio to member @m whole (its sector set by the caller). */
+static void bds_to_member(struct bds_ctx *sc, struct bio *bio, u32 m)
+{
+	bio_set_dev(bio, sc->members[m].dev->bdev);
+	bds_io(sc, bio)->member = m;
+}
+
 /* Narrow a discard, write-zeroes or secure-erase copy to one member. */
 static int bds_map_range(struct bds_ctx *sc, struct bio *bio)
 {
@@ -604,7 +620,7 @@ static int bds_map_range(struct bds_ctx *sc, struct bio *bio)
 		bio_endio(bio);
 		return DM_MAPIO_SUBMITTED;
 	}
-	bio_set_dev(bio, mb->dev->bdev);
+	bds_to_member(sc, bio, m);
 	bio->bi_iter.bi_sector = mb->offset + mstart;
 	bio->bi_iter.bi_size = (mend - mstart) << SECTOR_SHIFT;
 	return DM_MAPIO_REMAPPED;
@@ -651,7 +667,7 @@ static int bds_map_unit(struct bds_ctx *sc, struct bio *bio)
 		       dm_target_offset(sc->ti, bio->bi_iter.bi_sector),
 		       &m, &msector);
 	mb = &sc->members[m];
-	bio_set_dev(bio, mb->dev->bdev);
+	bds_to_member(sc, bio, m);
 	bio->bi_iter.bi_sector = mb->offset + msector;
 	bds_account(sc, bio, m);
 	return DM_MAPIO_REMAPPED;
@@ -913,9 +929,15 @@ static bool bds_map_pieces(struct bds_ctx *sc, struct bio *clone, u64 start,
 	struct bds_piece *p, *next;
 	u32 pos0, len, i, n;
 
-	/* Polled bios must stay one bio; integrity data is per clone. */
+	/*
+	 * Polled bios must stay one bio; integrity data is per clone.  A
+	 * REQ_NOWAIT piece of several units may exceed a member's limits,
+	 * and blk-mq does not split a NOWAIT bio: it ends it "would block"
+	 * while other pieces have written.  Those go unit by unit, as
+	 * striped sends them.
+	 */
 	if ((bio_op(clone) != REQ_OP_READ && bio_op(clone) != REQ_OP_WRITE) ||
-	    (clone->bi_opf & (REQ_POLLED | REQ_INTEGRITY)))
+	    (clone->bi_opf & (REQ_POLLED | REQ_INTEGRITY | REQ_NOWAIT)))
 		return false;
 
 	if (sc->slots)
@@ -1029,7 +1051,7 @@ static int bds_map_range_restripe(struct bds_ctx *sc, struct bio *bio,
 		bio_endio(bio);
 		return DM_MAPIO_SUBMITTED;
 	}
-	bio_set_dev(bio, sc->members[m].dev->bdev);
+	bds_to_member(sc, bio, m);
 	bio->bi_iter.bi_sector = in_lo ? ps[0] : ps[1];
 	bio->bi_iter.bi_size = (in_lo ? pe[0] - ps[0] : pe[1] - ps[1]) << SECTOR_SHIFT;
 	return DM_MAPIO_REMAPPED;
@@ -1162,7 +1184,7 @@ static int bds_map_restripe(struct bds_ctx *sc, struct bio *bio, bool first)
 	if (g == &rs->new)
 		return bds_map_rw(sc, bio, start);
 	bds_geom_map(g, start, &m, &ps);
-	bio_set_dev(bio, sc->members[m].dev->bdev);
+	bds_to_member(sc, bio, m);
 	bio->bi_iter.bi_sector = ps;
 	bds_account(sc, bio, m);
 	return DM_MAPIO_REMAPPED;
@@ -1404,6 +1426,12 @@ static void bds_presuspend(struct dm_target *ti)
 	mutex_unlock(&rs->msg_lock);
 }
 
+/*
+ * A table event at every resume: a table that replaced another (a
+ * restripe's start or end, a member replaced) wakes those that wait for
+ * the volume's events (bdsadm monitor), which device-mapper's table swap
+ * alone does not.
+ */
 static void bds_resume(struct dm_target *ti)
 {
 	struct bds_ctx *sc = ti->private;
@@ -1413,19 +1441,19 @@ static void bds_resume(struct dm_target *ti)
 		sc->rs->suspended = false;
 		mutex_unlock(&sc->rs->msg_lock);
 	}
+	schedule_work(&sc->trigger_event);
 }
 
 static int bds_map(struct dm_target *ti, struct bio *bio)
 {
 	struct bds_ctx *sc = ti->private;
-	u32 m;
 
+	bds_io(sc, bio)->member = BDS_IO_PIECES;
 	if (bio->bi_opf & REQ_PREFLUSH) {
 		if (sc->rs)
 			bds_rs_io(sc, bio)->counted = false;
 		/* An empty flush: dm sends one copy per member. */
-		m = dm_bio_get_target_bio_nr(bio);
-		bio_set_dev(bio, sc->members[m].dev->bdev);
+		bds_to_member(sc, bio, dm_bio_get_target_bio_nr(bio));
 		return DM_MAPIO_REMAPPED;
 	}
 	if (sc->rs)
@@ -1447,7 +1475,7 @@ static int bds_end_io(struct dm_target *ti, struct bio *bio,
 {
 	struct bds_ctx *sc = ti->private;
 	struct bds_rs_io *io;
-	unsigned int m;
+	u32 m;
 
 	if (sc->rs) {
 		io = bds_rs_io(sc, bio);
@@ -1458,16 +1486,10 @@ static int bds_end_io(struct dm_target *ti, struct bio *bio,
 	if (!*error)
 		return DM_ENDIO_DONE;
 
-	/*
-	 * A clone sent to one member names it by its device; the members of
-	 * a clone sent as pieces were counted by bds_piece_end_io().
-	 */
-	for (m = 0; m < sc->layout.nr_members; m++) {
-		if (sc->members[m].dev->bdev == bio->bi_bdev) {
-			bds_member_error(sc, m, bio);
-			break;
-		}
-	}
+	/* the members of a clone sent as pieces: bds_piece_end_io() */
+	m = bds_io(sc, bio)->member;
+	if (m != BDS_IO_PIECES)
+		bds_member_error(sc, m, bio);
 	return DM_ENDIO_DONE;
 }
 
@@ -1646,7 +1668,7 @@ static void bds_io_hints(struct dm_target *ti, struct queue_limits *limits)
 
 static struct target_type bds_target = {
 	.name = "bds-stripe",
-	.version = { 1, 8, 0 },
+	.version = { 1, 8, 1 },
 	.features = DM_TARGET_PASSES_INTEGRITY | DM_TARGET_NOWAIT |
 		    BDS_TARGET_ATOMIC_WRITES,
 	.module = THIS_MODULE,

@@ -174,6 +174,16 @@ struct bds_rs_io {
 	u8 epoch;
 };
 
+/*
+ * Per bio: the member a clone was sent to whole, or BDS_IO_PIECES when
+ * it went as pieces (each counts its own errors).  Kept here, not read
+ * back from bi_bdev: a bio-based member driver (md) may change that.
+ */
+#define BDS_IO_PIECES	U32_MAX
+struct bds_io {
+	u32 member;
+};
+
 struct bds_ctx {
 	struct dm_target *ti;
 	struct bds_layout layout;
@@ -185,6 +195,7 @@ struct bds_ctx {
 	/* the table's words as given (its "volume <uuid>": labels checked) */
 	struct bds_args table;
 	struct bds_restripe *rs;	/* NULL but mid-restripe */
+	unsigned int io_member_at;	/* where struct bds_io is per bio */
 	struct bds_member members[];
 };
 

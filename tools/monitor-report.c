@@ -96,6 +96,19 @@ void mon_report(const char *event, const struct bds_vol *v, int m)
 		member_line(line, sizeof(line), event, v, m, &d);
 		out_line(strcmp(event, MON_RESTORED) ? LOG_CRIT : LOG_NOTICE,
 			 line);
+	} else if (!strcmp(event, MON_RS_STARTED) ||
+		   !strcmp(event, MON_RS_FOUND)) {
+		snprintf(line, sizeof(line), "%s: volume %s (%s) is being restriped onto %u members%s: 'bdsadm detail %s' shows how far",
+			 event, v->name, u, v->nr_members,
+			 !strcmp(event, MON_RS_FOUND) ?
+			 " (mid-restripe when the monitor saw it; 'bdsadm grow --continue' or its unit carries it on)" : "",
+			 v->name);
+		out_line(LOG_NOTICE, line);
+	} else if (!strcmp(event, MON_RS_FINISHED)) {
+		snprintf(line, sizeof(line), "%s: volume %s (%s) is restriped: %u members, %llu MiB",
+			 event, v->name, u, v->nr_members,
+			 (unsigned long long)(v->sectors >> 11));
+		out_line(LOG_NOTICE, line);
 	} else if (!strcmp(event, MON_APPEARED)) {
 		snprintf(line, sizeof(line), "%s: volume %s (%s), %u members, health %s",
 			 event, v->name, u, v->nr_members,

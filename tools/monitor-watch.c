@@ -17,6 +17,10 @@
  * (and run the --program) up to 14 times within moments.  bdsadm detail
  * shows the current counts.
  *
+ * A restripe's start and end replace the table: the target raises an
+ * event at every resume, and the table read then says whether it has
+ * "reshape" (mon_compare_restripe()).
+ *
  * A volume removed while waited on: device-mapper raises an event on
  * removal, the wait returns (or fails), the next read finds no volume of
  * that name and dm UUID, and the thread reports VolumeDisappeared and
@@ -107,6 +111,22 @@ unsigned int mon_compare(const struct bds_vol *before,
 	return failed;
 }
 
+void mon_compare_restripe(const struct bds_vol *before,
+			  const struct bds_vol *now)
+{
+	bool was = before && before->have_table && before->args.reshape_given;
+	bool is = now->have_table && now->args.reshape_given;
+
+	if (!now->have_table || (before && !before->have_table))
+		return;
+	if (!before && is)
+		mon_report(MON_RS_FOUND, now, -1);
+	else if (before && !was && is)
+		mon_report(MON_RS_STARTED, now, -1);
+	else if (was && !is)
+		mon_report(MON_RS_FINISHED, now, -1);
+}
+
 void *mon_watch_thread(void *arg)
 {
 	struct mon_watch *w = arg;
@@ -129,6 +149,7 @@ void *mon_watch_thread(void *arg)
 			mon_note(LOG_WARNING, "volume %s: its status cannot be read (%s); 'dmsetup status %s' shows what is loaded",
 				 w->name, now.why, w->name);
 		mon_compare(first ? NULL : &w->vol, &now);
+		mon_compare_restripe(first ? NULL : &w->vol, &now);
 		w->vol = now;
 		first = false;
 		/* a failed wait: the next round finds out why, unhurried */

@@ -58,6 +58,13 @@ void *mon_watch_thread(void *arg);
  */
 unsigned int mon_compare(const struct bds_vol *before,
 			 const struct bds_vol *now);
+/*
+ * Compare whether @before (NULL: first sight) and @now are mid-restripe
+ * (a table with "reshape"), and report a restripe that started, finished
+ * or was found running.  Called holding mon_lock.
+ */
+void mon_compare_restripe(const struct bds_vol *before,
+			  const struct bds_vol *now);
 
 /* monitor-report.c, called holding mon_lock (--oneshot: one thread). */
 /* Event names, as the program gets them. */
@@ -66,6 +73,9 @@ unsigned int mon_compare(const struct bds_vol *before,
 #define MON_RESTORED		"MemberRestored"
 #define MON_APPEARED		"VolumeAppeared"
 #define MON_DISAPPEARED		"VolumeDisappeared"
+#define MON_RS_STARTED		"RestripeStarted"
+#define MON_RS_FINISHED		"RestripeFinished"
+#define MON_RS_FOUND		"RestripeFound"
 /* Member @m (table index) of @v, or the volume when @m is -1. */
 void mon_report(const char *event, const struct bds_vol *v, int m);
 /* A line about the monitor itself (not an event): syslog and stdout. */

@@ -472,6 +472,16 @@ bds_wait_events_above() {
 	done
 }
 
+# bds_wait_text SECONDS FILE TEXT: wait until FILE holds the fixed string
+# TEXT; non-zero if it did not within SECONDS.
+bds_wait_text() {
+	_end=$(($(bds_uptime) + $1))
+	while ! grep -qF -- "$3" "$2"; do
+		[ "$(bds_uptime)" -lt "$_end" ] || return 1
+		sleep 0.1
+	done
+}
+
 # bds_file_units CHUNK FILE...: one stripe unit (CHUNK sectors) per FILE
 # that lies wholly in the file's first extent (xfs_io fiemap), as unit
 # numbers of the volume, one per line: units that hold file data, so that

@@ -13,7 +13,9 @@
 #  - "grow vol --layout interleave" runs while a writer adds 8 files:
 #    exit 0, done; the table says interleave, no restripe, a length no
 #    shorter (the data moved down into the room below it); the
-#    generation is the same (no member came or went);
+#    generation is the same (no member came or went); bdsadm monitor,
+#    running, reports RestripeStarted and RestripeFinished to its
+#    --program;
 #  - "grow vol --weights capacity" (1,2,1,2) is refused naming a member
 #    and the room it lacks, changing nothing: on full disks a rising
 #    share needs room below the data and a falling one room above it;
@@ -114,7 +116,23 @@ expect_eq "$rc" 0 "--layout sequential on a sequential volume: exit status"
 check "--layout sequential: nothing to do" grep -qF "nothing to do" /tmp/grow.out
 expect_eq "$(dmsetup table $VOL)" "$TABLE0" "nothing to do: the table is unchanged"
 
+# bdsadm monitor reports the restripe: its --program logs the events
+cat >/tmp/prog.sh <<'PROG'
+#!/bin/sh
+echo "$*" >>/tmp/events
+PROG
+chmod +x /tmp/prog.sh
+: >/tmp/events
+bdsadm monitor --foreground --rescan 1 --program /tmp/prog.sh >/tmp/mon.out 2>&1 &
+MON=$!
+check "the monitor watches the volume" bds_wait_text 10 /tmp/mon.out "monitoring 1 bds-stripe volume"
+
 grow_ok inter --layout interleave
+check "the monitor reported RestripeStarted" bds_wait_text 10 /tmp/events "RestripeStarted $VOL"
+check "the monitor reported RestripeFinished" bds_wait_text 10 /tmp/events "RestripeFinished $VOL"
+kill $MON
+wait $MON
+cat /tmp/mon.out
 check "interleaved: the table says so" sh -c "! dmsetup table $VOL | grep -w sequential >/dev/null"
 check "interleaved: no restripe in the table" sh -c "! dmsetup table $VOL | grep -w reshape >/dev/null"
 LEN1=$(bds_sectors $DMV)

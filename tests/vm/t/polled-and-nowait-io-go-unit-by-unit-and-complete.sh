@@ -1,8 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# Polled I/O (io_uring with hipri, REQ_POLLED) completes and keeps its
-# data.  device-mapper polls a polled bio through the one clone it sent;
+# Polled I/O (io_uring with hipri, REQ_POLLED) and I/O that must not
+# wait (REQ_NOWAIT) complete and keep their data.  device-mapper polls a polled bio through the one clone it sent;
 # member requests the target built itself would sit in the members' poll
 # queues with nobody polling them, so the target must send polled bios one
 # stripe unit at a time through device-mapper, as striped does:
@@ -14,7 +14,13 @@
 #   - the per-group counters show one write and one read per stripe unit
 #     (16 per MiB), not one per member (4 per MiB): the polled path ran;
 #   - non-polled 1 MiB writes on the same volume are counted one per
-#     member (4 per MiB), so the counters tell the two paths apart.
+#     member (4 per MiB), so the counters tell the two paths apart;
+#   - 1 MiB writes and reads that must not wait (pvsync2, RWF_NOWAIT:
+#     REQ_NOWAIT) complete without "would block" and with no verify
+#     error, one request per stripe unit: a member request of several
+#     units may exceed the member's limits, which blk-mq will not split
+#     for a NOWAIT bio (it would end it EAGAIN while other members have
+#     written).
 # On the debug kernel (kmemleak present) the members are not memory-backed
 # and fio does not verify: 6.1's null_blk allocates its backing pages
 # inside its poll loop under a spinlock, which the debug kernel reports as
@@ -72,6 +78,14 @@ run fio --name=plain --filename=$DMV --ioengine=psync --direct=1 \
 expect_eq "$(counters)" "0 128" "not polled: one write per member"
 
 bds_dm_remove $V
+bds_dm_create $V "$(bds_stripe_table $CHUNK /dev/nullb0,/dev/nullb1 /dev/nullb2,/dev/nullb3)"
+# shellcheck disable=SC2086 # VERIFY holds several options
+run fio --name=nowait --filename=$DMV --ioengine=pvsync2 --nowait=1 \
+	--direct=1 --rw=write --bs=1M --size=32M $VERIFY --output=/tmp/fio3.out
+cat /tmp/fio3.out
+expect_eq "$(counters)" "$READS 512" "nowait: one request per stripe unit"
+
+bds_dm_remove $V
 run rmmod dm_bds_stripe
 run rmmod null_blk
-pass "polled I/O goes unit by unit and completes"
+pass "polled and nowait I/O go unit by unit and complete"
