@@ -47,6 +47,14 @@ int bds_usage(const char *what)
 	return BDS_EXIT_USAGE;
 }
 
+bool bds_help_only(int argc, char **argv, const char *what)
+{
+	if (argc != 2 || (strcmp(argv[1], "--help") && strcmp(argv[1], "-h")))
+		return false;
+	printf("usage: bdsadm %s\n", what);
+	return true;
+}
+
 static const struct {
 	const char *name;
 	int (*run)(int argc, char **argv);
@@ -75,7 +83,7 @@ static void help(FILE *f)
 	fprintf(f, "usage: bdsadm VERB [OPTIONS] [ARGS]\n\nverbs:\n");
 	for (i = 0; i < sizeof(verbs) / sizeof(verbs[0]); i++)
 		fprintf(f, "  bdsadm %s\n", verbs[i].synopsis);
-	fprintf(f, "  bdsadm --version\n\nSee bdsadm(8).\n");
+	fprintf(f, "  bdsadm help\n  bdsadm --version\n\nSee bdsadm(8).\n");
 }
 
 int main(int argc, char **argv)

@@ -8,6 +8,8 @@
 #ifndef BDSADM_H
 #define BDSADM_H
 
+#include <stdbool.h>
+
 #define BDS_EXIT_OK	0
 #define BDS_EXIT_FAIL	1
 #define BDS_EXIT_USAGE	2
@@ -16,6 +18,12 @@
 void bds_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* "usage: bdsadm <what>" on stderr; returns BDS_EXIT_USAGE. */
 int bds_usage(const char *what);
+/*
+ * A verb without options of its own asked for --help (or -h) alone:
+ * print "usage: bdsadm @what" on stdout and return true (exit 0, as
+ * every verb's --help).
+ */
+bool bds_help_only(int argc, char **argv, const char *what);
 /*
  * A volume NAME as the admin gives it (NAME or /dev/mapper/NAME): the
  * dm name, or NULL after saying why it cannot be one.

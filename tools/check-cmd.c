@@ -192,7 +192,7 @@ int bds_cmd_check(int argc, char **argv)
 	double mbps;
 	int opt, rc;
 
-	while ((opt = getopt_long(argc, argv, "+r:h", lo, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "r:h", lo, NULL)) != -1) {
 		switch (opt) {
 		case 'r':
 			if (!parse_mbps(optarg, &mbps)) {

@@ -253,7 +253,7 @@ int bds_cmd_detail(int argc, char **argv)
 	double secs = 0;
 	int c, rc;
 
-	while ((c = getopt_long(argc, argv, "+ji:h", lo, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "ji:h", lo, NULL)) != -1) {
 		switch (c) {
 		case 'j':
 			json = true;

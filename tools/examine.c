@@ -200,14 +200,23 @@ static void json_copy(const struct bds_dev_labels *dl, int i)
 	}
 }
 
+/* @unreadable: why the device could not be read (no copies then), or NULL */
 static void print_json(const char *dev, const struct bds_dev_labels *dl,
-		       const struct bds_label *l, bool last)
+		       const struct bds_label *l, const char *unreadable,
+		       bool last)
 {
 	char u[37];
 	u32 i, g;
 
 	printf("    {\"device\": ");
 	bds_json_str(stdout, dev);
+	if (unreadable) {
+		printf(", \"valid\": false, \"error\": ");
+		bds_json_str(stdout, unreadable);
+		printf(", \"primary\": null, \"backup\": null, \"conflict\": false}%s\n",
+		       last ? "" : ",");
+		return;
+	}
 	printf(", \"valid\": %s, \"primary\": ", l ? "true" : "false");
 	json_copy(dl, 0);
 	printf(", \"backup\": ");
@@ -291,7 +300,7 @@ int bds_cmd_examine(int argc, char **argv)
 	enum out_mode mode = OUT_HUMAN;
 	int c, i, status = 0;
 
-	while ((c = getopt_long(argc, argv, "+ejh", examine_opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "ejh", examine_opts, NULL)) != -1) {
 		switch (c) {
 		case 'e':
 			mode = OUT_EXPORT;
@@ -327,7 +336,7 @@ int bds_cmd_examine(int argc, char **argv)
 			dl.pick = -1;
 			status = 1;
 			if (mode == OUT_JSON)
-				print_json(argv[i], &dl, NULL, i + 1 == argc);
+				print_json(argv[i], &dl, NULL, why, i + 1 == argc);
 			continue;
 		}
 		l = bds_labels_best(&dl);
@@ -336,7 +345,7 @@ int bds_cmd_examine(int argc, char **argv)
 			status = 1;
 		}
 		if (mode == OUT_JSON)
-			print_json(argv[i], &dl, l, i + 1 == argc);
+			print_json(argv[i], &dl, l, NULL, i + 1 == argc);
 		else if (l && mode == OUT_EXPORT)
 			print_export(&dl, l);
 		else if (l)

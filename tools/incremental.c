@@ -331,6 +331,8 @@ static int forget(const char *dev)
 
 int bds_cmd_incremental(int argc, char **argv)
 {
+	if (bds_help_only(argc, argv, INC_USAGE))
+		return BDS_EXIT_OK;
 	dm_udev_set_sync_support(0);
 	if (argc == 3 && !strcmp(argv[1], "--remove") && argv[2][0] != '-')
 		return forget(argv[2]);

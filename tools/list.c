@@ -384,7 +384,7 @@ int bds_cmd_list(int argc, char **argv)
 	char err[1024];
 	size_t nv = 0, i;
 
-	while ((c = getopt_long(argc, argv, "+jh", lo, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "jh", lo, NULL)) != -1) {
 		switch (c) {
 		case 'j':
 			json = true;

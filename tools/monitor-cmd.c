@@ -256,7 +256,7 @@ int bds_cmd_monitor(int argc, char **argv)
 	int c;
 
 	mon_opt.to_stdout = isatty(STDOUT_FILENO);
-	while ((c = getopt_long(argc, argv, "+1p:t:fr:h", lo, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "1p:t:fr:h", lo, NULL)) != -1) {
 		switch (c) {
 		case '1':
 			once = true;

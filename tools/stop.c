@@ -95,6 +95,8 @@ int bds_cmd_stop(int argc, char **argv)
 {
 	int i, rc = BDS_EXIT_OK;
 
+	if (bds_help_only(argc, argv, STOP_USAGE))
+		return BDS_EXIT_OK;
 	if (argc < 2 || argv[1][0] == '-')
 		return bds_usage(STOP_USAGE);
 	for (i = 1; i < argc; i++) {

@@ -96,6 +96,8 @@ int bds_cmd_wipe(int argc, char **argv)
 	struct bds_dev *d;
 	int i, n = argc - 1, status = BDS_EXIT_OK;
 
+	if (bds_help_only(argc, argv, "wipe DEVICE..."))
+		return BDS_EXIT_OK;
 	if (argc < 2 || argv[1][0] == '-')
 		return bds_usage("wipe DEVICE...");
 	d = calloc((size_t)n, sizeof(*d));

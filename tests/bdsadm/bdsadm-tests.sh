@@ -386,6 +386,35 @@ t "help lists grow" eval 'rc_is 0 && out_has "bdsadm $GROW_SYN"'
 run --version
 t "--version: the target's version (dm-bds-stripe.c)" eval 'rc_is 0 &&
 	[ "$OUT" = "bdsadm $(sed -n "s/.*\.version = { *\([0-9]*\), *\([0-9]*\), *\([0-9]*\) *}.*/\1.\2.\3/p" "$(dirname "$0")/../../dm-bds-stripe.c")" ]'
+VER=${OUT#bdsadm }
+for page in bdsadm.8 bds-stripe-table.8; do
+	t "$page's footer names this version ($VER)" \
+		grep -q "^\.TH .* \"bds-stripe $VER\"" "$(dirname "$0")/../../tools/$page"
+done
+
+# --help of the verbs without options: stdout, exit 0, as every verb's
+for v in stop wipe incremental; do
+	run $v --help
+	t "$v --help: exit 0, the synopsis on stdout" eval 'rc_is 0 && out_has "usage: bdsadm $v"'
+done
+run help
+t "help lists help itself" eval 'rc_is 0 && out_has "bdsadm help"'
+# options after the operands, as the README writes them
+run check bds-unit-no-such-volume --rate 5
+t "check NAME --rate: the option is taken (not a usage error)" eval 'rc_is 1 && ! err_has "usage:"'
+run detail bds-unit-no-such-volume --json
+t "detail NAME --json: the option is taken" eval 'rc_is 1 && ! err_has "usage:"'
+"$MKLABEL" "$W/mj" || exit 1
+run examine "$W/mj" --json
+t "examine DEVICE --json: JSON of the label" eval 'rc_is 0 &&
+	python3 -c "import json, sys
+d = json.load(open(sys.argv[1]))[\"devices\"][0]
+assert d[\"valid\"] and d[\"name\"] == \"golden\"" "$W/out"'
+run examine --json /dev/null
+t "examine --json of an unreadable device: valid JSON, the reason, no copies" eval 'rc_is 1 &&
+	python3 -c "import json, sys
+d = json.load(open(sys.argv[1]))[\"devices\"][0]
+assert not d[\"valid\"] and \"not a block device\" in d[\"error\"] and d[\"primary\"] is None" "$W/out"'
 
 run replace
 t "replace without arguments: exit 2" eval 'rc_is 2 && err_has "usage: bdsadm replace"'
