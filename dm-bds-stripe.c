@@ -550,8 +550,13 @@ static int bds_ctr(struct dm_target *ti, unsigned int argc, char **argv)
 		goto bad_members;
 	}
 
+	/*
+	 * Empty flushes come through the map, one per member, so that a
+	 * member's failed flush is counted: never flush_bypasses_map (6.12
+	 * on), with which device-mapper sends them itself and the target
+	 * never sees their result.
+	 */
 	ti->num_flush_bios = args.nr_members;
-	bds_set_flush_bypass(ti);
 	ti->num_discard_bios = args.nr_members;
 	ti->num_secure_erase_bios = args.nr_members;
 	ti->num_write_zeroes_bios = args.nr_members;

@@ -34,10 +34,6 @@
  *   BDS_HAVE_BI_WRITE_HINT: 6.9, "block, fs: restore the per-bio/request
  *     data lifetime fields", brought back bio->bi_write_hint;
  *   BDS_HAVE_BI_WRITE_STREAM: 6.16, "block: add a bi_write_stream field".
- * Device-mapper itself may send empty flushes straight to the devices of
- * a table whose targets only pass them on, as this one does:
- *   BDS_HAVE_FLUSH_BYPASSES_MAP: "dm: optimize flushes" (after 6.1,
- *     present in 6.12).
  * Atomic writes (REQ_ATOMIC) reach a target only when it says it takes
  * them:
  *   BDS_HAVE_ATOMIC_WRITES: 6.14, "dm-table: atomic writes support",
@@ -52,13 +48,6 @@
  * (<linux/crc32.h>), a dependency that differs per kernel for a few
  * checksums per table load.
  */
-static inline void bds_set_flush_bypass(struct dm_target *ti)
-{
-#ifdef BDS_HAVE_FLUSH_BYPASSES_MAP
-	ti->flush_bypasses_map = true;
-#endif
-}
-
 #ifdef BDS_HAVE_ATOMIC_WRITES
 #define BDS_TARGET_ATOMIC_WRITES	DM_TARGET_ATOMIC_WRITES
 
