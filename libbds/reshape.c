@@ -550,6 +550,17 @@ bool bds_reshape_plan(struct bds_geom *g_new, const struct bds_geom *g_old,
 	return bds_reshape_try(g_new, g_old, dir, end, pbs, lo * w, need);
 }
 
+bool bds_reshape_plan_shortest(struct bds_geom *g_new,
+			       const struct bds_geom *g_old,
+			       enum bds_reshape_dir dir, const u64 *end,
+			       const u32 *pbs, struct bds_reshape_need *need)
+{
+	u32 w = g_new->layout.nr_slots, rem;
+	u64 cycles = bds_div(g_old->units, w, &rem) + !!rem;
+
+	return bds_reshape_try(g_new, g_old, dir, end, pbs, cycles * w, need);
+}
+
 void bds_reshape_sched_init(struct bds_reshape_sched *s, u32 chunk,
 			    u64 window_sectors, u64 every_sectors)
 {

@@ -338,6 +338,17 @@ bool bds_reshape_plan(struct bds_geom *g_new, const struct bds_geom *g_old,
 		      struct bds_reshape_need *need);
 
 /*
+ * As bds_reshape_plan(), at the shortest length only: the old length in
+ * whole new cycles.  For a restripe that should leave the members' room
+ * where it is (a new layout of the same members: growing by the room
+ * below the data would leave none for the next one).
+ */
+bool bds_reshape_plan_shortest(struct bds_geom *g_new,
+			       const struct bds_geom *g_old,
+			       enum bds_reshape_dir dir, const u64 *end,
+			       const u32 *pbs, struct bds_reshape_need *need);
+
+/*
  * The copier's schedule, in units: it copies windows of @window units
  * (the target holds writes to a window while it is copied) and writes a
  * checkpoint before (F)/(B) would stop it, and at least every @every

@@ -45,6 +45,7 @@ struct relayout {
 	struct bds_geom g_old, g_new, g_cur;
 	struct bds_geom_slots s_old, s_new, s_cur;
 	enum bds_reshape_dir dir;
+	bool keep_length;		/* a new layout only: see geometries() */
 	struct bds_label v, ml[BDS_MAX_MEMBERS];
 };
 
@@ -129,6 +130,9 @@ static bool plan_dir(struct relayout *x, enum bds_reshape_dir dir,
 			  x->n))
 		return false;
 	x->dir = dir;
+	if (x->keep_length)
+		return bds_reshape_plan_shortest(&x->g_new, &x->g_old, dir,
+						 x->end, x->pbs, need);
 	return bds_reshape_plan(&x->g_new, &x->g_old, dir, x->end, x->pbs, need);
 }
 
@@ -158,7 +162,14 @@ static int geometries(struct grow *g, struct relayout *x)
 		       g->name);
 		return GROW_NOTHING;
 	}
-	/* the direction that gives the longer volume; forward on a tie */
+	/*
+	 * A new layout keeps the length: growing into the room the data
+	 * leaves would take the room a later restripe needs (back to the
+	 * old layout goes the other way, into it).  New weights take the
+	 * longest volume, in the direction that gives the longer one;
+	 * forward on a tie.
+	 */
+	x->keep_length = !memcmp(x->weight, l->weight, x->n * sizeof(x->weight[0]));
 	ok_back = plan_dir(x, BDS_RESHAPE_BACKWARD, &back);
 	if (ok_back)
 		back_geom = x->g_new;

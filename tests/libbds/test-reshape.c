@@ -1498,7 +1498,7 @@ static void test_room_needed(void)
  */
 static void test_plan(void)
 {
-	int iter, pairs = 0, bad = 0, planned = 0, nonmono = 0;
+	int iter, pairs = 0, bad = 0, planned = 0, nonmono = 0, bad_short = 0;
 	u32 pbs[BDS_MAX_MEMBERS];
 
 	for (iter = 0; iter < BDS_MAX_MEMBERS; iter++)
@@ -1508,7 +1508,7 @@ static void test_plan(void)
 					   BDS_RESHAPE_FORWARD;
 		struct bds_reshape_need need;
 		u64 c, lo, hi, best = 0, W;
-		bool ok, seen_fail = false;
+		bool ok, seen_fail = false, lo_ok = false;
 		u32 j;
 
 		if (!random_pair(&pp, CHUNK, 1 + (u32)(rnd() % 5),
@@ -1532,6 +1532,7 @@ static void test_plan(void)
 			if (!bds_reshape_check(&pp.r) &&
 			    bds_reshape_feasible(&pp.r, pp.end, &n2)) {
 				best = c;
+				lo_ok = lo_ok || c == lo;
 				if (seen_fail)
 					nonmono++;
 			} else {
@@ -1542,10 +1543,17 @@ static void test_plan(void)
 		planned += ok;
 		if (ok != (best != 0) || (ok && pp.n.g.units != best * W))
 			bad++;
+		ok = bds_reshape_plan_shortest(&pp.n.g, &pp.o.g, dir, pp.end,
+					       pbs, &need);
+		if (ok != lo_ok || (ok && pp.n.g.units != lo * W))
+			bad_short++;
 	}
 	check(pairs > 100 && planned > 30 && bad == 0 && nonmono == 0,
 	      "plan: the longest length that can run, as a scan of every length finds (%d pairs, %d planned, %d wrong; %d where a longer one runs and a shorter not)",
 	      pairs, planned, bad, nonmono);
+	check(bad_short == 0,
+	      "plan_shortest: the old length in whole new cycles, exactly when it can run (%d of %d pairs wrong)",
+	      bad_short, pairs);
 }
 
 /* ---- offsets and schedule ----------------------------------------- */
