@@ -175,6 +175,8 @@ for series in ${BDS_DKMS_KERNELS:-6.1 6.12}; do
 	ok $? "$series: staged usr/local/sbin/bdsadm"
 	[ -f "$stage/usr/local/share/man/man8/bdsadm.8" ]
 	ok $? "$series: staged usr/local/share/man/man8/bdsadm.8"
+	[ -f "$stage/usr/local/share/bash-completion/completions/bdsadm" ]
+	ok $? "$series: staged usr/local/share/bash-completion/completions/bdsadm"
 	grep -q '^RUN+="/usr/local/sbin/bdsadm incremental \$devnode"$' \
 		"$stage/lib/udev/rules.d/69-bds-stripe.rules" &&
 		grep -q '^IMPORT{program}="/usr/local/sbin/bdsadm examine --export \$devnode"$' \
