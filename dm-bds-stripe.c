@@ -1383,16 +1383,20 @@ static void bds_mirror_to_new(struct bds_ctx *sc, struct bio *bio)
 	if (bds_is_range_op(bio)) {
 		m = dm_bio_get_target_bio_nr(bio);
 		if (bds_geom_member_range(&rs->new, start,
-					  start + bio_sectors(bio), m, &ps, &pe))
-			bds_send_range(sc, bio, m, ps, pe);
+					  start + bio_sectors(bio), m, &ps, &pe) &&
+		    !bds_send_range(sc, bio, m, ps, pe))
+			DMERR_LIMIT("member %u: no bio for a held range's new place", m);
 		return;
 	}
 	/* a held read or write lies within one stripe unit */
 	bds_geom_map(&rs->new, start, &m, &ps);
 	clone = bio_alloc_clone(sc->members[m].dev->bdev, bio, GFP_NOIO,
 				&sc->pieces);
-	if (!clone)
+	if (!clone) {
+		/* not with GFP_NOIO from the bio set's reserve; say so if ever */
+		DMERR_LIMIT("member %u: no bio for a held write's new place", m);
 		return;
+	}
 	p = container_of(clone, struct bds_piece, bio);
 	p->sc = sc;
 	p->member = m;
