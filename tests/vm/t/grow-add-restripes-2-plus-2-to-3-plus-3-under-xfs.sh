@@ -10,8 +10,10 @@
 #  - refused, each naming the device, changing nothing (the table and
 #    the labels' generation as they were): adding a member of the
 #    volume, and a disk that holds an XFS file system (without --force);
-#  - "grow vol --add E F" runs while a writer adds 16 files: exit 0, it
-#    says done and gives the xfs_growfs step;
+#  - "grow vol --add E F --force" (E still holds the partition table)
+#    runs while a writer adds 16 files: exit 0, it says done and gives
+#    the xfs_growfs step; E's partition table is gone (--force erases the
+#    new disks' signatures, as create --force does);
 #  - the table has 6 members in groups 3 + 3, interleaved, no restripe;
 #    the volume's length is what the labels give, optimal_io_size is 6
 #    units, the labels' generation is one more;
@@ -79,7 +81,6 @@ refused_grow() {
 refused_grow "a member of the volume" "$A is member 0 of the volume already" "$A"
 echo 'label: dos' | sfdisk -q "$E" || fail "sfdisk on E failed"
 refused_grow "a disk that holds a partition table" "refusing to add devices that hold data" "$E" "$F"
-wipefs -a -q "$E" || fail "wipefs failed"
 
 # the writer: 16 more files while the restripe runs
 (
@@ -90,7 +91,7 @@ wipefs -a -q "$E" || fail "wipefs failed"
 	done
 ) &
 WRITER=$!
-bdsadm grow $VOL --add "$E" "$F" >/tmp/grow.out 2>&1
+bdsadm grow $VOL --add "$E" "$F" --force >/tmp/grow.out 2>&1
 rc=$?
 cat /tmp/grow.out
 expect_eq "$rc" 0 "bdsadm grow --add exit status"
@@ -109,6 +110,8 @@ expect_eq "$(bds_sectors $DMV)" "$LEN" "the volume's length is the table's"
 expect_eq "$(bds_queue $DMV optimal_io_size)" $((6 * CB)) "optimal_io_size is 6 units"
 expect_eq "$(gen_of "$A")" $((GEN0 + 1)) "the labels' generation is one more"
 expect_eq "$(gen_of "$F")" $((GEN0 + 1)) "the new disks carry it too"
+check "--force erased E's partition table (blkid sees the label only)" \
+	sh -c "! blkid -p -o export $E | grep -E '^PTTYPE=' >/dev/null"
 OFF_0=$8 OFF_1=${10} OFF_2=${12} OFF_3=${15} OFF_4=${17} OFF_5=${19}
 DEV_0=$7 DEV_1=$9 DEV_2=${11} DEV_3=${14} DEV_4=${16} DEV_5=${18}
 ORDER=$(dmsetup status $VOL | awk '{ print $7 }')
