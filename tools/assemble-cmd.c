@@ -238,6 +238,32 @@ static bool all_restriping(const struct asm_ctx *c,
 }
 
 /*
+ * Write @l over member @i's labels (device @f, whose labels were read as
+ * f->label) before the volume is mapped; @what says what failed.
+ */
+static bool rewrite_labels(const struct bds_asm_result *r,
+			   const struct bds_found *f, const struct bds_label *l,
+			   const char *what)
+{
+	struct bds_label_id was;
+	char why[256];
+	struct bds_dev d;
+	int rc;
+
+	if (bds_dev_open(&d, f->dev, true, why, sizeof(why))) {
+		bds_err("volume %s: %s; nothing was assembled", r->name, why);
+		return false;
+	}
+	bds_label_id_of(&was, &f->label);
+	rc = bds_labels_write(&d, &was, l);
+	bds_dev_close(&d);
+	if (rc)
+		bds_err("volume %s: %s: %s failed: %s; nothing was assembled",
+			r->name, f->dev, what, bds_label_io_error(rc));
+	return !rc;
+}
+
+/*
  * A restripe that has ended, with some members' labels plain already
  * and the others at the end (bdsadm grow was cut while it wrote them):
  * the two say the same, so write the rest plain too, which the kernel's
@@ -247,12 +273,8 @@ static bool roll_forward(const struct asm_ctx *c,
 			 const struct bds_asm_result *r)
 {
 	const struct bds_found *f;
-	struct bds_label_id was;
 	struct bds_label l;
-	char why[256];
-	struct bds_dev d;
 	u32 i;
-	int rc;
 
 	for (i = 0; i < r->nr_members; i++) {
 		f = &c->s.found[r->member[i]];
@@ -265,18 +287,8 @@ static bool roll_forward(const struct asm_ctx *c,
 		}
 		l = f->label;
 		bds_label_end_restripe(&l);
-		if (bds_dev_open(&d, f->dev, true, why, sizeof(why))) {
-			bds_err("volume %s: %s; nothing was assembled", r->name, why);
+		if (!rewrite_labels(r, f, &l, "finishing its label after the restripe"))
 			return false;
-		}
-		bds_label_id_of(&was, &f->label);
-		rc = bds_labels_write(&d, &was, &l);
-		bds_dev_close(&d);
-		if (rc) {
-			bds_err("volume %s: %s: finishing its label after the restripe failed: %s; nothing was assembled",
-				r->name, f->dev, bds_label_io_error(rc));
-			return false;
-		}
 		bds_err("volume %s: member %u (%s): the restripe had ended; its label says so now",
 			r->name, i, f->dev);
 	}
@@ -293,12 +305,8 @@ static bool roll_into_restripe(const struct asm_ctx *c,
 			       const struct bds_asm_result *r)
 {
 	const struct bds_found *f;
-	struct bds_label_id was;
 	struct bds_label l;
-	char why[256];
-	struct bds_dev d;
 	u32 i;
-	int rc;
 
 	for (i = 0; i < r->nr_members; i++) {
 		f = &c->s.found[r->member[i]];
@@ -306,18 +314,8 @@ static bool roll_into_restripe(const struct asm_ctx *c,
 			continue;
 		bds_label_member_view(r->label, i, f->label.member_sectors,
 				      f->label.backup_sector, &l);
-		if (bds_dev_open(&d, f->dev, true, why, sizeof(why))) {
-			bds_err("volume %s: %s; nothing was assembled", r->name, why);
+		if (!rewrite_labels(r, f, &l, "writing the restripe into its label"))
 			return false;
-		}
-		bds_label_id_of(&was, &f->label);
-		rc = bds_labels_write(&d, &was, &l);
-		bds_dev_close(&d);
-		if (rc) {
-			bds_err("volume %s: %s: writing the restripe into its label failed: %s; nothing was assembled",
-				r->name, f->dev, bds_label_io_error(rc));
-			return false;
-		}
 		bds_err("volume %s: member %u (%s): the restripe had started on the other members; its label has it too now",
 			r->name, i, f->dev);
 	}

@@ -229,7 +229,7 @@ static int labels(struct grow *g, struct grow_add *a)
 {
 	const struct bds_label *l = g->r.label;
 	struct bds_label *v = &a->v;
-	u32 t, i, gr;
+	u32 t, gr;
 	int k;
 
 	*v = *l;
@@ -265,20 +265,7 @@ static int labels(struct grow *g, struct grow_add *a)
 	v->member_index = 0;
 	v->data_sectors = a->g_new.units / a->pr.layout.nr_slots *
 			  v->chunk_sectors * v->weight[0];
-	v->reshape_pos = 0;
-	v->reshape_dir = BDS_RESHAPE_FORWARD;
-	v->old_nr_members = a->nold;
-	v->old_nr_groups = l->nr_groups;
-	v->old_layout = l->layout;
-	v->old_member_len = bds_label_unit(l);
-	memset(v->old_group_size, 0, sizeof(v->old_group_size));
-	for (gr = 0; gr < l->nr_groups; gr++)
-		v->old_group_size[gr] = l->group_size[gr];
-	for (i = 0; i < a->nold; i++) {
-		v->old_member[i] = a->old_at[i];
-		v->old_weight[i] = l->weight[i];
-		v->old_offset[i] = l->member_offset[i];
-	}
+	bds_label_start_restripe(v, l, a->old_at, BDS_RESHAPE_FORWARD, 0);
 	for (t = 0; t < a->nall; t++) {
 		const struct bds_label *cur;
 

@@ -200,7 +200,8 @@ static int labels(struct grow *g, struct relayout *x)
 	const struct bds_label *l = g->r.label;
 	struct bds_label *v = &x->v;
 	const struct bds_found *f;
-	u32 m, gr;
+	u8 id[BDS_MAX_MEMBERS];
+	u32 m;
 
 	*v = *l;
 	v->utime = (u64)time(NULL);
@@ -212,20 +213,10 @@ static int labels(struct grow *g, struct relayout *x)
 	}
 	v->data_sectors = x->g_new.units / x->lo.nr_slots * v->chunk_sectors *
 			  x->weight[0];
-	v->reshape_dir = x->dir;
-	v->reshape_pos = x->dir == BDS_RESHAPE_FORWARD ? 0 : x->g_old.units;
-	v->old_nr_members = x->n;
-	v->old_nr_groups = l->nr_groups;
-	v->old_layout = l->layout;
-	v->old_member_len = bds_label_unit(l);
-	memset(v->old_group_size, 0, sizeof(v->old_group_size));
-	for (gr = 0; gr < l->nr_groups; gr++)
-		v->old_group_size[gr] = l->group_size[gr];
-	for (m = 0; m < x->n; m++) {
-		v->old_member[m] = (u8)m;
-		v->old_weight[m] = l->weight[m];
-		v->old_offset[m] = l->member_offset[m];
-	}
+	for (m = 0; m < x->n; m++)
+		id[m] = (u8)m;
+	bds_label_start_restripe(v, l, id, x->dir,
+				 x->dir == BDS_RESHAPE_FORWARD ? 0 : x->g_old.units);
 	for (m = 0; m < x->n; m++) {
 		f = &g->scan.found[g->r.member[m]];
 		bds_label_member_view(v, m, f->label.member_sectors,

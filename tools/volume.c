@@ -133,6 +133,27 @@ void bds_label_end_restripe(struct bds_label *l)
 	memset(l->old_offset, 0, sizeof(l->old_offset));
 }
 
+void bds_label_start_restripe(struct bds_label *v, const struct bds_label *l,
+			      const u8 *at, u32 dir, u64 pos)
+{
+	u32 i;
+
+	v->reshape_pos = pos;
+	v->reshape_dir = dir;
+	v->old_nr_members = l->nr_members;
+	v->old_nr_groups = l->nr_groups;
+	v->old_layout = l->layout;
+	v->old_member_len = bds_label_unit(l);
+	memset(v->old_group_size, 0, sizeof(v->old_group_size));
+	for (i = 0; i < l->nr_groups; i++)
+		v->old_group_size[i] = l->group_size[i];
+	for (i = 0; i < l->nr_members; i++) {
+		v->old_member[i] = at[i];
+		v->old_weight[i] = l->weight[i];
+		v->old_offset[i] = l->member_offset[i];
+	}
+}
+
 void bds_label_member_view(const struct bds_label *v, u32 t,
 			   u64 member_sectors, u64 backup_sector,
 			   struct bds_label *out)

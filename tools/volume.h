@@ -54,6 +54,16 @@ bool bds_volume_params_reshape(const struct bds_label *l,
 void bds_label_end_restripe(struct bds_label *l);
 
 /*
+ * Give view @v (a label of the new geometry) the restripe section of a
+ * restripe from the plain volume of label @l: its groups, layout,
+ * weights and data offsets, old member i at table member @at[i], and the
+ * checkpoint @pos in direction @dir (the restripe's start: 0 forward, the
+ * old length in units backward).
+ */
+void bds_label_start_restripe(struct bds_label *v, const struct bds_label *l,
+			      const u8 *at, u32 dir, u64 pos);
+
+/*
  * Member @t's own label in the volume that @v describes (any member's
  * label, or a writer's view of the next one): its index, member UUID,
  * data offset and share, and the device's own size and backup place.
