@@ -519,6 +519,34 @@ bds_slot_rank() {
 	RK=$((_cyc * _w + _before))
 }
 
+# bds_units_where_table_says VOL CHUNK FILE...: one stripe unit (CHUNK
+# sectors) of each FILE's data (bds_file_units), read through
+# /dev/mapper/VOL, is what the member the table puts it on holds at its
+# place there (the status's slot order and the member's rank in it,
+# bds_slot_rank; the table's data offset), read from the member with
+# O_DIRECT: one check per unit, and one unit per FILE.
+bds_units_where_table_says() {
+	_v=$1 _c=$2
+	shift 2
+	_slots=$(dmsetup status "$_v" | awk '{ print $7 }')
+	dmsetup table "$_v" | awk '{ i = 6; m = 0
+		for (g = 0; g < $5; g++) {
+			n = $i; i++
+			for (k = 0; k < n; k++) { print m, $i, $(i + 1); m++; i += 2 }
+		} }' >/tmp/bds-members
+	bds_file_units "$_c" "$@" >/tmp/bds-units
+	expect_eq "$(wc -l </tmp/bds-units)" "$#" "one unit of file data per file"
+	log "slots $_slots; members (index, device, offset): $(tr '\n' ';' </tmp/bds-members)"
+	while read -r _u; do
+		bds_slot_rank "$_u" "$_slots"
+		_w=$(awk -v m="$RM" '$1 == m { print $2, $3 }' /tmp/bds-members)
+		_node=/dev/$(sed -n 's/^DEVNAME=//p' "/sys/dev/block/${_w% *}/uevent")
+		expect_eq "$(bds_md5 "$_node" $(((${_w#* } + RK * _c) * 512)) $((_c * 512)))" \
+			"$(bds_md5 "/dev/mapper/$_v" $((_u * _c * 512)) $((_c * 512)))" \
+			"unit $_u on member $RM ($_node) where the table puts it"
+	done </tmp/bds-units
+}
+
 # bds_unit_member K ORDER: the member (table index) that holds stripe unit
 # K of a volume whose order field (status field 4) is ORDER, e.g. 0,2,1,3.
 bds_unit_member() {

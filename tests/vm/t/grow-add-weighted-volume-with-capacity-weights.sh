@@ -39,15 +39,6 @@ done
 VOL=vol
 DMV=/dev/mapper/$VOL
 MNT=/mnt/grow
-CB=65536
-
-# node_of MAJ:MIN: which of the three disks it is.
-node_of() {
-	for _d in $A $B $C; do
-		[ "$(bds_majmin "$_d")" = "$1" ] && echo "$_d" && return 0
-	done
-	fail "no disk is $1"
-}
 
 run bdsadm create $VOL --chunk 64K --weights capacity "$A" "$B"
 # weights W0,W1: the words after "weights" in the table
@@ -103,7 +94,6 @@ W3=$(weights_of)
 check "the new weights give the two 256 MiB disks the same, twice the other's ($W3)" \
 	sh -c "[ ${W3#*,*,} = \$(echo $W3 | cut -d, -f2) ] && [ $((${W3#*,*,} * 10 / ${W3%%,*})) -ge 19 ]"
 check "no restripe in the table" sh -c "! dmsetup table $VOL | grep -w reshape >/dev/null"
-DEV_0=$7 OFF_0=$8 DEV_1=$9 OFF_1=${10} DEV_2=${12} OFF_2=${13}
 LEN=$2
 expect_eq "$(bds_sectors $DMV)" "$LEN" "the volume's length is the table's"
 check "the volume grew by at least 60 % ($LEN0 -> $LEN sectors)" \
@@ -117,17 +107,7 @@ run xfs_growfs $MNT
 SIZE_KB=$(df -k $MNT | awk 'NR == 2 { print $2 }')
 check "xfs_growfs grew the file system ($SIZE_KB KiB)" sh -c "[ $SIZE_KB -gt $((LEN0 * 3 / 4)) ]"
 
-SLOTS=$(dmsetup status $VOL | awk '{ print $7 }')
-log "slots $SLOTS, offsets $OFF_0 $OFF_1 $OFF_2"
-bds_file_units 128 $MNT/* >/tmp/units
-expect_eq "$(wc -l </tmp/units)" 24 "one unit of file data per file"
-while read -r u; do
-	bds_slot_rank "$u" "$SLOTS"
-	eval "dev=\$DEV_$RM off=\$OFF_$RM"
-	node=$(node_of "$dev")
-	expect_eq "$(bds_md5 "$node" $(((off + RK * 128) * 512)) $CB)" \
-		"$(bds_md5 $DMV $((u * CB)) $CB)" "unit $u on member $RM where the table puts it"
-done </tmp/units
+bds_units_where_table_says $VOL 128 $MNT/*
 
 TABLE1=$(dmsetup table $VOL)
 run umount $MNT

@@ -43,15 +43,6 @@ done
 VOL=vol
 DMV=/dev/mapper/$VOL
 MNT=/mnt/grow
-CB=65536
-
-# node_of MAJ:MIN: which of the four disks it is.
-node_of() {
-	for _d in $A $B $C $D; do
-		[ "$(bds_majmin "$_d")" = "$1" ] && echo "$_d" && return 0
-	done
-	fail "no disk is $1"
-}
 
 # writer PREFIX: 8 files of 4 MiB in the background; WRITER is its pid.
 writer() {
@@ -159,23 +150,9 @@ check "weighed: member 0's data moved up ($OFF1 -> $OFF2)" [ "$OFF2" -gt "$OFF1"
 expect_eq "$(bds_gen_of "$A")" "$GEN0" "weighed: the same generation"
 verify weighed
 
-# the final table's members and offsets, in table order
-# shellcheck disable=SC2046 # the table's words
-set -- $(dmsetup table $VOL)
-DEV_0=$7 OFF_0=$8 DEV_1=$9 OFF_1=${10} DEV_2=${12} OFF_2=${13} DEV_3=${14} OFF_3=${15}
 SLOTS=$(dmsetup status $VOL | awk '{ print $7 }')
 expect_eq "$(echo "$SLOTS" | tr ',' '\n' | wc -l)" 6 "the cycle has 6 slots (1 + 2 + 1 + 2)"
-log "slots $SLOTS, offsets $OFF_0 $OFF_1 $OFF_2 $OFF_3"
-
-bds_file_units 128 $MNT/* >/tmp/units
-expect_eq "$(wc -l </tmp/units)" 40 "one unit of file data per file"
-while read -r u; do
-	bds_slot_rank "$u" "$SLOTS"
-	eval "dev=\$DEV_$RM off=\$OFF_$RM"
-	node=$(node_of "$dev")
-	expect_eq "$(bds_md5 "$node" $(((off + RK * 128) * 512)) $CB)" \
-		"$(bds_md5 $DMV $((u * CB)) $CB)" "unit $u on member $RM where the table puts it"
-done </tmp/units
+bds_units_where_table_says $VOL 128 $MNT/*
 
 TABLE1=$(dmsetup table $VOL)
 run umount $MNT

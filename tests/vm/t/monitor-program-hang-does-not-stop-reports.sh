@@ -87,15 +87,6 @@ PROG
 chmod +x /tmp/prog.sh
 : >$EV
 
-# wait_for SECONDS FILE TEXT: until FILE holds the fixed string TEXT.
-wait_for() {
-	_end=$(($(bds_uptime) + $1))
-	while ! grep -qF -- "$3" "$2"; do
-		[ "$(bds_uptime)" -lt "$_end" ] || return 1
-		sleep 0.1
-	done
-}
-
 # alive PID: the process exists and is not a zombie.
 alive() {
 	_s=$(sed -n 's/^State:[[:space:]]*\(.\).*/\1/p' "/proc/$1/status" 2>/dev/null)
@@ -131,13 +122,13 @@ fail_member() {
 bdsadm monitor --foreground --rescan 1 --program /tmp/prog.sh \
 	--program-timeout $TIMEOUT >/tmp/mon.out 2>/tmp/mon.err &
 MON=$!
-check "monitor started, watching one volume" wait_for 10 /tmp/mon.out "monitoring 1 bds-stripe volume"
+check "monitor started, watching one volume" bds_wait_text 10 /tmp/mon.out "monitoring 1 bds-stripe volume"
 
 # --- the first program hangs ---------------------------------------------------
 fail_member 1
 check "the program started for MemberFailed of m1" \
-	wait_for 10 $EV "call: MemberFailed $VOL /dev/mapper/m1"
-check "the hung program's pids are known" wait_for 10 /tmp/hang1 " "
+	bds_wait_text 10 $EV "call: MemberFailed $VOL /dev/mapper/m1"
+check "the hung program's pids are known" bds_wait_text 10 /tmp/hang1 " "
 read -r H1 S1 </tmp/hang1 || true
 log "first program: pid ${H1:-?}, its sleep ${S1:-?}"
 L1=$(grep -F "call: MemberFailed $VOL /dev/mapper/m1" $EV)
@@ -152,19 +143,19 @@ expect_eq "$(echo "$L1" | sed -n 's/.* pgid=\([0-9]*\) .*/\1/p')" "${H1:-?}" \
 # --- another failure is reported while it hangs --------------------------------
 fail_member 3
 check "the monitor reports m3's failure" \
-	wait_for 10 /tmp/mon.out "MemberFailed: volume $VOL, member 3 "
+	bds_wait_text 10 /tmp/mon.out "MemberFailed: volume $VOL, member 3 "
 check "... while the first program still hangs" alive "${H1:-0}"
 check "... before its timeout" sh -c "! grep -q 'timed out' /tmp/mon.out"
 
 # --- the timeout ---------------------------------------------------------------
 check "the program runs for m3 once the first one is stopped" \
-	wait_for $((TIMEOUT + 20)) $EV "call: MemberFailed $VOL /dev/mapper/m3"
+	bds_wait_text $((TIMEOUT + 20)) $EV "call: MemberFailed $VOL /dev/mapper/m3"
 check "the monitor says the program timed out, naming it, the event and the volume" \
 	grep -qE "/tmp/prog.sh MemberFailed $VOL /dev/mapper/m1: .*timed out" /tmp/mon.out
 check "it ignored SIGTERM: SIGKILL ended it" \
 	grep -qE "/tmp/prog.sh MemberFailed $VOL /dev/mapper/m1: .*SIGKILL" /tmp/mon.out
 check "the first program and its sleep are gone" gone 10 "${H1:-}" "${S1:-}"
-check "the second program's pids are known" wait_for 10 /tmp/hang2 " "
+check "the second program's pids are known" bds_wait_text 10 /tmp/hang2 " "
 read -r H2 S2 </tmp/hang2 || true
 log "second program: pid ${H2:-?}, its sleep ${S2:-?}"
 

@@ -68,19 +68,10 @@ PROG
 chmod +x /tmp/prog.sh
 : >$EV
 
-# wait_for SECONDS FILE TEXT: until FILE holds the fixed string TEXT.
-wait_for() {
-	_end=$(($(bds_uptime) + $1))
-	while ! grep -qF -- "$3" "$2"; do
-		[ "$(bds_uptime)" -lt "$_end" ] || return 1
-		sleep 0.1
-	done
-}
-
 bdsadm monitor --foreground --rescan 1 --program /tmp/prog.sh \
 	>/tmp/mon.out 2>/tmp/mon.err &
 MON=$!
-check "monitor started, watching one volume" wait_for 10 /tmp/mon.out "monitoring 1 bds-stripe volume"
+check "monitor started, watching one volume" bds_wait_text 10 /tmp/mon.out "monitoring 1 bds-stripe volume"
 
 # --- a member fails under load ------------------------------------------------------
 timeout -s KILL 80 fio --name=load --filename=$DM --ioengine=libaio \
@@ -95,7 +86,7 @@ EV0=$(bds_events $VOL)
 read -r T0 _ </proc/uptime
 bds_dm_switch m1 "0 $DISK_SECTORS error"
 log "m1 switched to error from $T0 on"
-check "the program got MemberFailed" wait_for 10 $EV "MemberFailed $VOL /dev/mapper/m1"
+check "the program got MemberFailed" bds_wait_text 10 $EV "MemberFailed $VOL /dev/mapper/m1"
 T1=$(sed -n "s|^\\([0-9.]*\\) MemberFailed $VOL /dev/mapper/m1\$|\\1|p" $EV | sed -n 1p)
 log "reported at ${T1:-never}"
 check "reported within 5 s of the failure ($T0 -> ${T1:-never})" \
@@ -125,9 +116,9 @@ check "... and at most the status' count now ($ERR_NOW)" [ "${ERR_REP:-0}" -le "
 echo "0 $((CHUNK * 16)) bds-stripe $CHUNK 1 2 $(bds_majmin /dev/mapper/m0) $MLEN $(bds_majmin /dev/mapper/m2) $MLEN" |
 	dmsetup create tmp -u BDS-0d0d0d0d-0000-4000-8000-000000000002 ||
 	fail "cannot create tmp"
-check "VolumeAppeared tmp" wait_for 5 $EV "VolumeAppeared tmp"
+check "VolumeAppeared tmp" bds_wait_text 5 $EV "VolumeAppeared tmp"
 run dmsetup remove tmp
-check "VolumeDisappeared tmp" wait_for 5 $EV "VolumeDisappeared tmp"
+check "VolumeDisappeared tmp" bds_wait_text 5 $EV "VolumeDisappeared tmp"
 check "monitor still running" kill -0 $MON
 
 # --- oneshot ------------------------------------------------------------------------
@@ -144,7 +135,7 @@ check "--oneshot: the summary" grep -qxF "1 volume, 1 failed member" /tmp/one.ou
 
 # --- the volume goes -------------------------------------------------------------
 run dmsetup remove $VOL
-check "VolumeDisappeared $VOL" wait_for 5 $EV "VolumeDisappeared $VOL"
+check "VolumeDisappeared $VOL" bds_wait_text 5 $EV "VolumeDisappeared $VOL"
 bdsadm monitor --oneshot --foreground >/tmp/one.out 2>&1
 expect_eq "$?" 0 "--oneshot without volumes: exit status"
 check "--oneshot: 0 volumes" grep -qxF "0 volumes, 0 failed members" /tmp/one.out
