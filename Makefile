@@ -151,17 +151,26 @@ RESULTS ?= tests/vm/results
 vm-times:
 	tests/scripts/vm-times $(if $(VM_TIMES_UPDATE),--update tests/vm/times) $(RESULTS)
 
-# The power-cut test's long form: CRASH_STATES crash states per kernel
-# (make check runs its short form, 8 states, in vm-check), on 6.1 and
-# 6.12 unless KERNELS is given.  About 3 s per state here: 1000 states
-# took 52 minutes on 6.12 and 55 on 6.1.
+# The power-cut tests' long forms (make check runs their short forms in
+# vm-check), on 6.1 and 6.12 unless KERNELS is given:
+# - power-cut-loses-nothing-flushed, CRASH_STATES crash states per kernel
+#   (short form: 8).  About 3 s per state here: 1000 states took 52
+#   minutes on 6.12 and 55 on 6.1.
+# - power-cut-mid-restripe-loses-nothing-flushed, GROW_CRASH_STATES states
+#   of a grow --add per kernel (short form: 6), every GROW_CRASH_FINISH-th
+#   one cut mid-restripe also finished by grow --continue.
+# CRASH_TESTS picks one of them.
 CRASH_STATES ?= 1000
 CRASH_OPS ?= 400
+GROW_CRASH_STATES ?= 300
+GROW_CRASH_FINISH ?= 10
+CRASH_TESTS ?= power-cut-loses-nothing-flushed power-cut-mid-restripe-loses-nothing-flushed
 CRASH_KERNELS := $(if $(filter command line environment,$(origin KERNELS)),$(KERNELS),6.1 6.12)
+CRASH_TIMEOUT = $$(( $(CRASH_STATES) * 15 > $(GROW_CRASH_STATES) * 30 ? $(CRASH_STATES) * 15 + 1200 : $(GROW_CRASH_STATES) * 30 + 1200 ))
 crash-test:
 	KERNELS="$(CRASH_KERNELS)" BDS_SHARE=0 \
-	BDS_VM_ARGS="-a bds.crash_states=$(CRASH_STATES) -a bds.crash_ops=$(CRASH_OPS) -T $$(( $(CRASH_STATES) * 15 + 1200 ))" \
-		tests/vm/run-suite power-cut-loses-nothing-flushed
+	BDS_VM_ARGS="-a bds.crash_states=$(CRASH_STATES) -a bds.crash_ops=$(CRASH_OPS) -a bds.grow_crash_states=$(GROW_CRASH_STATES) -a bds.grow_crash_finish=$(GROW_CRASH_FINISH) -T $(CRASH_TIMEOUT)" \
+		tests/vm/run-suite $(CRASH_TESTS)
 
 # Striping across storage hosts (tests/vm/fabrics/): three guests, two
 # NVMe/TCP storage hosts and a client, on 6.1 and 6.12 unless KERNELS is

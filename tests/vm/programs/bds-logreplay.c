@@ -6,7 +6,7 @@
  *
  * usage: bds-logreplay list LOG
  *        bds-logreplay find LOG MARK
- *        bds-logreplay replay LOG DEV FROM TO
+ *        bds-logreplay replay LOG DEV FROM TO [FIRST NR]
  *
  * list    one line per entry: "INDEX FLAGS SECTOR NR_SECTORS [MARK]", FLAGS
  *         letters of F (flush), U (FUA), D (discard), M (mark),
@@ -16,7 +16,12 @@
  * replay  apply entries FROM .. TO-1 to DEV, in log order: writes are
  *         written, discards written as zeroes, flushes and marks skipped;
  *         DEV is fsync'ed at the end.  Prints "replayed N entries: W
- *         writes, D discards, F flushes, M marks".
+ *         writes, D discards, F flushes, M marks".  With FIRST and NR
+ *         (512-byte sectors), only the writes and discards within
+ *         sectors FIRST .. FIRST+NR-1 are applied (one member of a log
+ *         taken under several), counted as "W writes" and so on, and the
+ *         others are skipped; an entry that crosses the range's edge is
+ *         an error.
  *
  * Exit status 0 on success, 1 when a mark is not found, 2 on a bad log,
  * a bad range or an I/O error (with a message on stderr).
@@ -235,10 +240,30 @@ static void apply(struct log *l, int dev, const char *devpath,
 	}
 }
 
+/*
+ * Is the entry's extent within [@first, @first + @nr) (512-byte sectors)?
+ * One that lies partly inside is an error: the range was meant to be one
+ * member of the device the log was taken under, and no write crosses one.
+ */
+static int in_range(struct log *l, uint64_t first, uint64_t nr)
+{
+	uint64_t s = l->e.sector * (l->s.sectorsize / 512);
+	uint64_t n = l->e.nr_sectors * (l->s.sectorsize / 512);
+
+	if (s >= first && s + n <= first + nr)
+		return 1;
+	if (s + n <= first || s >= first + nr)
+		return 0;
+	die(l->path, "an entry crosses the edge of the range");
+}
+
 static int cmd_replay(const char *path, const char *devpath,
-		      const char *from_s, const char *to_s)
+		      const char *from_s, const char *to_s,
+		      const char *first_s, const char *nr_s)
 {
 	uint64_t from = parse_index(from_s), to = parse_index(to_s);
+	uint64_t first = first_s ? parse_index(first_s) : 0;
+	uint64_t nr = nr_s ? parse_index(nr_s) : UINT64_MAX;
 	uint64_t writes = 0, discards = 0, flushes = 0, marks = 0;
 	uint64_t dev_size, ss;
 	struct log l;
@@ -261,6 +286,9 @@ static int cmd_replay(const char *path, const char *devpath,
 		}
 		if (l.e.flags & LOGW_FLUSH)
 			flushes++;
+		if (nr_s && (l.e.flags & LOGW_DISCARD || logw_has_data(&l.e)) &&
+		    !in_range(&l, first, nr))
+			continue;
 		if (l.e.flags & LOGW_DISCARD) {
 			apply(&l, dev, devpath, dev_size, l.e.sector * ss,
 			      l.e.nr_sectors * ss, 1);
@@ -288,9 +316,13 @@ int main(int argc, char **argv)
 	if (argc == 4 && !strcmp(argv[1], "find"))
 		return cmd_find(argv[2], argv[3]);
 	if (argc == 6 && !strcmp(argv[1], "replay"))
-		return cmd_replay(argv[2], argv[3], argv[4], argv[5]);
+		return cmd_replay(argv[2], argv[3], argv[4], argv[5], NULL,
+				  NULL);
+	if (argc == 8 && !strcmp(argv[1], "replay"))
+		return cmd_replay(argv[2], argv[3], argv[4], argv[5], argv[6],
+				  argv[7]);
 	fprintf(stderr,
-		"usage: %s list LOG\n       %s find LOG MARK\n       %s replay LOG DEV FROM TO\n",
+		"usage: %s list LOG\n       %s find LOG MARK\n       %s replay LOG DEV FROM TO [FIRST NR]\n",
 		prog, prog, prog);
 	return 2;
 }
