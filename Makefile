@@ -168,7 +168,7 @@ CRASH_TESTS ?= power-cut-loses-nothing-flushed power-cut-mid-restripe-loses-noth
 CRASH_KERNELS := $(if $(filter command line environment,$(origin KERNELS)),$(KERNELS),6.1 6.12)
 CRASH_TIMEOUT = $$(( $(CRASH_STATES) * 15 > $(GROW_CRASH_STATES) * 30 ? $(CRASH_STATES) * 15 + 1200 : $(GROW_CRASH_STATES) * 30 + 1200 ))
 crash-test:
-	KERNELS="$(CRASH_KERNELS)" BDS_SHARE=0 \
+	KERNELS="$(CRASH_KERNELS)" BDS_ALL_KERNELS=1 BDS_SHARE=0 \
 	BDS_VM_ARGS="-a bds.crash_states=$(CRASH_STATES) -a bds.crash_ops=$(CRASH_OPS) -a bds.grow_crash_states=$(GROW_CRASH_STATES) -a bds.grow_crash_finish=$(GROW_CRASH_FINISH) -T $(CRASH_TIMEOUT)" \
 		tests/vm/run-suite $(CRASH_TESTS)
 
