@@ -201,6 +201,25 @@ static enum asm_outcome admit(const struct asm_ctx *c,
  * argument).  The restripe goes on only when the admin or the unit runs
  * "bdsadm grow --continue"; assembly never copies.
  */
+/*
+ * Member @i's label at the generation decided on.  A rollback decides on
+ * the generation before an interrupted membership change, which a
+ * member whose primary was already written keeps in its older copy
+ * (its found label is the abandoned generation's, which roll_back()
+ * overwrites).
+ */
+static const struct bds_label *member_label(const struct asm_ctx *c,
+					    const struct bds_asm_result *r,
+					    u32 i)
+{
+	const struct bds_found *f = &c->s.found[r->member[i]];
+
+	if (f->label.generation != r->generation && f->has_older &&
+	    f->older.generation == r->generation)
+		return &f->older;
+	return &f->label;
+}
+
 static bool volume_params(const struct asm_ctx *c,
 			  const struct bds_asm_result *r, bool restriping,
 			  const char *const *devp, char *params, size_t sz)
@@ -212,7 +231,7 @@ static bool volume_params(const struct asm_ctx *c,
 	if (!restriping)
 		return bds_volume_params(l, devp, params, sz);
 	for (i = 0; i < r->nr_members; i++) {
-		pos = c->s.found[r->member[i]].label.reshape_pos;
+		pos = member_label(c, r, i)->reshape_pos;
 		if (l->reshape_dir == BDS_RESHAPE_FORWARD ? pos < ckpt : pos > ckpt)
 			ckpt = pos;
 	}
@@ -231,7 +250,7 @@ static bool all_restriping(const struct asm_ctx *c,
 	u32 i;
 
 	for (i = 0; i < r->nr_members; i++)
-		if (!(c->s.found[r->member[i]].label.incompat &
+		if (!(member_label(c, r, i)->incompat &
 		      BDS_LABEL_INCOMPAT_RESHAPE))
 			return false;
 	return true;
@@ -272,20 +291,22 @@ static bool rewrite_labels(const struct bds_asm_result *r,
 static bool roll_forward(const struct asm_ctx *c,
 			 const struct bds_asm_result *r)
 {
+	const struct bds_label *ml;
 	const struct bds_found *f;
 	struct bds_label l;
 	u32 i;
 
 	for (i = 0; i < r->nr_members; i++) {
 		f = &c->s.found[r->member[i]];
-		if (!(f->label.incompat & BDS_LABEL_INCOMPAT_RESHAPE))
+		ml = member_label(c, r, i);
+		if (!(ml->incompat & BDS_LABEL_INCOMPAT_RESHAPE))
 			continue;
-		if (!bds_label_restripe_done(&f->label)) {
+		if (!bds_label_restripe_done(ml) || ml != &f->label) {
 			bds_err("volume %s: member %u (%s): its label has a restripe that has not ended, beside plain ones; nothing was assembled: 'bdsadm examine' every member",
 				r->name, i, f->dev);
 			return false;
 		}
-		l = f->label;
+		l = *ml;
 		bds_label_end_restripe(&l);
 		if (!rewrite_labels(r, f, &l, "finishing its label after the restripe"))
 			return false;
@@ -310,7 +331,7 @@ static bool roll_into_restripe(const struct asm_ctx *c,
 
 	for (i = 0; i < r->nr_members; i++) {
 		f = &c->s.found[r->member[i]];
-		if (f->label.incompat & BDS_LABEL_INCOMPAT_RESHAPE)
+		if (member_label(c, r, i)->incompat & BDS_LABEL_INCOMPAT_RESHAPE)
 			continue;
 		bds_label_member_view(r->label, i, f->label.member_sectors,
 				      f->label.backup_sector, &l);

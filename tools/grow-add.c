@@ -364,6 +364,7 @@ static int switch_labels(struct grow *g, struct grow_add *a)
 		r = bds_label_write_primary(&a->d[t], &a->held[a->arg_of[t]], &a->ml[t]);
 		if (r)
 			return label_failed(g, a, t, r, false);
+		rpl_crash_point("grow-old-primary");
 	}
 	rpl_crash_point("grow-old-primaries");
 	bds_label_id_of(&was, &a->ml[first]);

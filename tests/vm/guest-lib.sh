@@ -956,8 +956,9 @@ bds_grow_crash() {
 	pass
 }
 
-# bds_grow_add_crash POINT: a power cut at POINT of "bdsadm grow --add"
-# loses nothing.  Boot 1: a 2 + 2 volume "vol" of bdsadm create over four
+# bds_grow_add_crash POINT WANT: a power cut at POINT of "bdsadm grow
+# --add" loses nothing, and assembly after it gives WANT: "rolled-back"
+# (the 2 + 2 volume, no restripe) or "restripe" (the table has one).  Boot 1: a 2 + 2 volume "vol" of bdsadm create over four
 # of six 256 MiB disks (two controllers of three), fio writes 128 MiB
 # with a verify header in every block, then "grow vol --add" of the
 # other two runs with BDSADM_TEST_CRASH_AT=POINT.  Boot 2 (the disks
@@ -967,7 +968,8 @@ bds_grow_crash() {
 # the grow is finished (grow --continue) or done again (grow --add), fio
 # verifies again, and the volume has 6 members and no restripe.
 bds_grow_add_crash() {
-	_pt=$1
+	_pt=$1 _want=$2
+	[ "$_want" = rolled-back ] || [ "$_want" = restripe ] || fail "bds_grow_add_crash: WANT is rolled-back or restripe"
 	bds_load_module
 	# shellcheck disable=SC2046 # one word per member
 	set -- $(bds_all_members)
@@ -987,6 +989,9 @@ bds_grow_add_crash() {
 	run bdsadm assemble --scan 2>/tmp/err
 	cat /tmp/err
 	log "table after the cut: $(dmsetup table vol)"
+	_got=rolled-back
+	if dmsetup table vol | grep ' reshape ' >/dev/null; then _got=restripe; fi
+	expect_eq "$_got" "$_want" "assembly after the cut: $_want"
 	# shellcheck disable=SC2086
 	fio $_job --verify_only >/tmp/fio.out 2>&1
 	expect_eq "$?" 0 "fio verifies every block written before the power cut"

@@ -17,4 +17,4 @@
 # shellcheck disable=SC1091
 . /bds/guest-lib.sh
 
-bds_grow_add_crash grow-committed
+bds_grow_add_crash grow-committed restripe

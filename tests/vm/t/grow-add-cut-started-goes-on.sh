@@ -18,4 +18,4 @@
 # shellcheck disable=SC1091
 . /bds/guest-lib.sh
 
-bds_grow_add_crash grow-started
+bds_grow_add_crash grow-started restripe
