@@ -307,6 +307,11 @@ check_state() {
 	_bad=0
 	if ! bdsadm assemble vol >/tmp/asm.out 2>&1; then
 		sed 's/^/  assemble: /' /tmp/asm.out
+		for _m in $MEMBERS; do
+			bdsadm examine /dev/mapper/bm$_m 2>&1 |
+				grep -i -E 'copy|generation|member|restripe|checkpoint' |
+				sed "s/^/  examine bm$_m: /"
+		done
 		FAILED=$((FAILED + 1))
 		log "$_what: FAILED to assemble"
 		remove_members
