@@ -41,8 +41,9 @@
 #   make deb-check       install, remove and purge them in debootstrapped
 #                        bookworm and sid roots (tests/deb/; in make check)
 #   make deb-boot-check  a systemd guest with the packages assembles a
-#                        labelled volume at boot (about 5 minutes; not in
-#                        make check, for its time)
+#                        labelled volume at boot, and finishes a restripe
+#                        cut by a power cut (about 7 minutes; not in make
+#                        check, for its time)
 #
 # Everything fetched (Debian kernels, checkpatch) is cached outside the
 # repository in $(BDS_CACHE).
@@ -359,8 +360,10 @@ deb-check: deb
 # A QEMU guest booting bookworm with systemd and only the packages (plus
 # the kernel, udev): a volume made by bdsadm create on the first boot is
 # assembled at the second by the packaged unit, and again by the packaged
-# udev rule when its members' events are replayed (tests/deb/boot-check.sh,
-# about 5 minutes; uses deb-check's bookworm root).  Not in make check:
+# udev rule when its members' events are replayed, and after a power cut
+# mid-restripe, at the third, the packaged grow unit finishes the restripe
+# (tests/deb/boot-check.sh, about 7 minutes; uses deb-check's bookworm
+# root).  Not in make check:
 # the new VM tests of bdsadm (replace and its crash points) took its time
 # budget; run it before a packaging change lands.
 deb-boot-check: deb-check

@@ -32,10 +32,16 @@
 #           systemctl stop must end the monitor while the program hangs:
 #           the monitor kills the program's group itself (SIGTERM, then
 #           SIGKILL) and exits 0, within TimeoutStopSec, so that systemd
-#           kills nothing (unit result "success"); then it powers off
+#           kills nothing (unit result "success"); then a volume of two
+#           members with 64 MiB of data is grown by the other two (grow
+#           --add --rate 2) and the power is cut mid-restripe (sysrq o)
+#   boot 3  assembly at boot brings the volume up mid-restripe and starts
+#           the packaged bds-stripe-grow@.service (with its sandbox),
+#           which must finish the restripe: four members, the volume
+#           longer, the data as written; then it powers off
 #
-# The guest's console is $BDS_CACHE/deb-boot/boot-{1,2}.log, boot 2's test
-# lines also in boot-2.txt (the images are removed afterwards, the logs
+# The guest's console is $BDS_CACHE/deb-boot/boot-{1,2,3}.log, boots 2 and
+# 3's test lines also in boot-{2,3}.txt (the images are removed afterwards, the logs
 # stay).  Nothing is
 # installed on the host and nothing is loaded into its kernel.  TAP output.
 set -uo pipefail
@@ -201,8 +207,64 @@ monitor_test() {
 	for i in 0 1 2 3; do dmsetup remove bdsm$i; done
 }
 
+# A volume grown from 2 to 4 members, cut mid-restripe: 64 MiB of
+# random data written first (its md5 kept), then grow --add at 2 MB/s,
+# and once the copy has moved, the power goes (sysrq o: no sync, no
+# unit stopped).
+grow_cut() {
+	bdsadm create bdsgrow --chunk 64K /dev/vdb /dev/vdc
+	echo "BDS-TEST: grow: create rc=$?"
+	dd if=/dev/urandom of=/run/grow.data bs=1M count=64 status=none
+	dd if=/run/grow.data of=/dev/mapper/bdsgrow bs=1M oflag=direct conv=fsync status=none
+	md5sum </run/grow.data | cut -d' ' -f1 >/var/lib/bds-test/grow.md5
+	blockdev --getsz /dev/mapper/bdsgrow >/var/lib/bds-test/grow.old
+	touch /var/lib/bds-test/grow-cut
+	sync
+	bdsadm grow bdsgrow --add /dev/vdd /dev/vde --rate 2 >/run/grow.out 2>&1 &
+	i=0
+	done_units=0
+	while [ "$done_units" -lt 32 ] && [ $i -lt 300 ]; do
+		sleep 1
+		i=$((i + 1))
+		done_units=$(bdsadm detail --json bdsgrow 2>/dev/null | sed -n 's/.*"done_units": \([0-9]*\).*/\1/p')
+		done_units=${done_units:-0}
+	done
+	echo "BDS-TEST: grow: cut at $done_units units copied, table $(dmsetup table bdsgrow | sed 's/.* reshape/reshape/')"
+	echo o >/proc/sysrq-trigger
+}
+
+# Boot 3: nobody runs anything by hand; assembly at boot brings bdsgrow up
+# mid-restripe and starts bds-stripe-grow@bdsgrow.service, which must
+# finish the restripe (waited for up to 600 s).
+grow_report() {
+	u=bds-stripe-grow@bdsgrow.service
+	i=0
+	while [ $i -lt 600 ]; do
+		t=$(dmsetup table bdsgrow 2>/dev/null)
+		st=$(systemctl is-active $u)
+		case "$t" in
+		"" | *reshape*) ;;
+		*) [ "$st" = active ] || [ "$st" = activating ] || break ;;
+		esac
+		sleep 1
+		i=$((i + 1))
+	done
+	echo "BDS-TEST: grow: unit $u result $(systemctl show -p Result --value $u) status $(systemctl show -p ExecMainStatus --value $u)"
+	echo "BDS-TEST: grow: table $(dmsetup table bdsgrow 2>&1)"
+	echo "BDS-TEST: grow: members $(dmsetup table bdsgrow | grep -o ' [0-9]*:[0-9]* ' | wc -l)"
+	echo "BDS-TEST: grow: sectors $(cat /var/lib/bds-test/grow.old) -> $(blockdev --getsz /dev/mapper/bdsgrow)"
+	if [ "$(dd if=/dev/mapper/bdsgrow bs=1M count=64 iflag=direct status=none | md5sum | cut -d' ' -f1)" = "$(cat /var/lib/bds-test/grow.md5)" ]; then
+		echo "BDS-TEST: grow: the data reads back"
+	fi
+	journalctl -b --no-pager -o cat -u $u | sed 's/^/BDS-TEST: grow-log: /'
+	journalctl -b --no-pager -o cat -t bdsadm | sed 's/^/BDS-TEST: bdsadm-log: /'
+}
+
 udevadm settle
-if [ ! -e /var/lib/bds-test/created ]; then
+if [ -e /var/lib/bds-test/grow-cut ]; then
+	echo "BDS-TEST: boot 3"
+	grow_report
+elif [ ! -e /var/lib/bds-test/created ]; then
 	echo "BDS-TEST: boot 1: bdsadm create"
 	bdsadm create bdsboot --chunk 64K /dev/vdb /dev/vdc /dev/vdd /dev/vde
 	echo "BDS-TEST: create rc=$?"
@@ -234,6 +296,7 @@ else
 	if [ -b /dev/mapper/bdsboot ]; then echo "BDS-TEST: udev rule assembled it again"; fi
 	journalctl -b --no-pager -o cat -t bdsadm | sed 's/^/BDS-TEST: bdsadm-log: /'
 	monitor_test
+	grow_cut
 fi
 echo "BDS-TEST: done"
 systemctl poweroff
@@ -328,6 +391,28 @@ grep -Eq '^BDS-TEST: monitor stop took ([0-9]|1[0-9]) s, result success, status 
 	grep -Eq '^BDS-TEST: program pids [0-9]+ [0-9]+ left: none' "$b2" &&
 	! grep -Eq '^BDS-TEST: monitor-log: .*(timed out\. Killing|with signal SIGKILL|Failed with result)' "$b2"
 ok $? "boot 2: systemctl stop ends the monitor while the program hangs (under 20 s, exit 0, nothing killed by systemd, the program gone)"
+grep -q '^BDS-TEST: grow: create rc=0' "$b2" &&
+	grep -Eq '^BDS-TEST: grow: cut at [0-9]*[1-9][0-9]* units copied, table reshape forward' "$b2"
+ok $? "boot 2: a 2-member volume with 64 MiB of data, grow --add of two disks cut mid-restripe (sysrq o)"
+t1=$(date +%s)
+boot 3
+ok $? "boot 3 ended by itself ($(($(date +%s) - t1))s)"
+b3=$dir/boot-3.txt
+sed 's/.*\(BDS-TEST: \)/\1/; s/\r$//' "$dir/boot-3.log" >"$b3"
+grep '^BDS-TEST' "$b3" | sed 's/^/# /'
+grep -q '^BDS-TEST: grow: unit bds-stripe-grow@bdsgrow.service result success status 0$' "$b3" &&
+	grep -q '^BDS-TEST: grow-log: Started bds-stripe-grow@bdsgrow.service' "$b3" &&
+	grep -Eq '^BDS-TEST: grow-log: bdsadm: grow bdsgrow: restriping forward from stripe unit [1-9][0-9]* ' "$b3" &&
+	grep -q '^BDS-TEST: grow-log: bdsadm: grow bdsgrow: done: ' "$b3"
+ok $? "boot 3: assembly at boot started bds-stripe-grow@bdsgrow.service, which went on from the cut and exited 0"
+grep -q '^BDS-TEST: grow: members 4$' "$b3" &&
+	grep -Eq '^BDS-TEST: grow: table 0 [0-9]+ bds-stripe 128 ' "$b3" &&
+	! grep -q '^BDS-TEST: grow: table .*reshape' "$b3" &&
+	grep -Eq '^BDS-TEST: grow: sectors ([0-9]+) -> ([0-9]+)$' "$b3" &&
+	[ "$(sed -n 's/^BDS-TEST: grow: sectors \([0-9]*\) -> \([0-9]*\)$/\2 \1/p' "$b3" | awk '{ print ($1 > $2) }')" = 1 ]
+ok $? "boot 3: the restripe ended: four members, no restripe in the table, the volume longer"
+grep -q '^BDS-TEST: grow: the data reads back' "$b3"
+ok $? "boot 3: the 64 MiB written before the cut read back (md5)"
 log "total $(($(date +%s) - t0))s"
 rm -f "$dir"/m?.img "$img" "$dir/vmlinuz" "$dir/initrd.img"
 
