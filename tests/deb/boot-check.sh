@@ -235,13 +235,19 @@ grow_cut() {
 
 # Boot 3: nobody runs anything by hand; assembly at boot brings bdsgrow up
 # mid-restripe and starts bds-stripe-grow@bdsgrow.service, which must
-# finish the restripe (waited for up to 600 s).
+# finish the restripe (waited for up to 600 s, or until the unit has not
+# been running for 30 s).
 grow_report() {
 	u=bds-stripe-grow@bdsgrow.service
 	i=0
-	while [ $i -lt 600 ]; do
+	idle=0
+	while [ $i -lt 600 ] && [ $idle -lt 30 ]; do
 		t=$(dmsetup table bdsgrow 2>/dev/null)
 		st=$(systemctl is-active $u)
+		case "$st" in
+		active | activating) idle=0 ;;
+		*) idle=$((idle + 1)) ;;
+		esac
 		case "$t" in
 		"" | *reshape*) ;;
 		*) [ "$st" = active ] || [ "$st" = activating ] || break ;;
