@@ -739,6 +739,28 @@ bds_kmsg_clean() {
 		sh -c "! grep -Eq 'page allocation failure|Out of memory|oom-kill|blocked for more than' /tmp/kmsg.since"
 }
 
+# bds_rnd_seed SEED, then bds_rnd N: RND = 0..N-1, a sequence fixed by
+# the seed (a linear congruential generator, so that a run can be
+# repeated); call bds_rnd in the test's own shell, not in a subshell.
+bds_rnd_seed() { BDS_RND_STATE=$1; }
+# shellcheck disable=SC2034 # RND is the caller's
+bds_rnd() {
+	BDS_RND_STATE=$(((BDS_RND_STATE * 1103515245 + 12345) % 2147483648))
+	RND=$((BDS_RND_STATE / 65536 % $1))
+}
+
+# bds_random_files DIR PREFIX N [fsync]: files DIR/PREFIX.0 to .N-1 of
+# 4 MiB of random data each (each written with conv=fsync when asked);
+# fails the test (or the subshell it runs in) if one cannot be written.
+bds_random_files() {
+	_rf=0
+	while [ $_rf -lt "$3" ]; do
+		dd if=/dev/urandom of="$1/$2.$_rf" bs=1M count=4 ${4:+conv=$4} status=none ||
+			fail "cannot write $1/$2.$_rf"
+		_rf=$((_rf + 1))
+	done
+}
+
 # bds_cmdline_arg NAME [DEFAULT]: value of NAME=... on the kernel command
 # line (vm-run -a NAME=VALUE).
 bds_cmdline_arg() {

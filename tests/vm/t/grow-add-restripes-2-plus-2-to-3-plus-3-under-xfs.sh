@@ -49,11 +49,7 @@ run bdsadm create $VOL --chunk 64K "$A" "$B" "$C" "$D"
 run mkfs.xfs -q $DMV
 mkdir -p $MNT
 run mount -t xfs $DMV $MNT
-i=0
-while [ $i -lt 32 ]; do
-	dd if=/dev/urandom of=$MNT/old.$i bs=1M count=4 status=none || fail "cannot write old.$i"
-	i=$((i + 1))
-done
+bds_random_files $MNT old 32
 sync
 (cd $MNT && md5sum old.* >/tmp/old.md5) || fail "md5sum failed"
 TABLE0=$(dmsetup table $VOL)
@@ -76,13 +72,7 @@ echo 'label: dos' | sfdisk -q "$E" || fail "sfdisk on E failed"
 refused_grow "a disk that holds a partition table" "refusing to add devices that hold data" "$E" "$F"
 
 # the writer: 16 more files while the restripe runs
-(
-	j=0
-	while [ $j -lt 16 ]; do
-		dd if=/dev/urandom of=$MNT/new.$j bs=1M count=4 conv=fsync status=none || exit 1
-		j=$((j + 1))
-	done
-) &
+bds_random_files $MNT new 16 fsync &
 WRITER=$!
 bdsadm grow $VOL --add "$E" "$F" --force >/tmp/grow.out 2>&1
 rc=$?

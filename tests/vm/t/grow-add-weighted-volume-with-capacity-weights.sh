@@ -50,11 +50,7 @@ check "the volume has weights, the 256 MiB disk's about twice the other's ($W2)"
 run mkfs.xfs -q $DMV
 mkdir -p $MNT
 run mount -t xfs $DMV $MNT
-i=0
-while [ $i -lt 16 ]; do
-	dd if=/dev/urandom of=$MNT/old.$i bs=1M count=4 status=none || fail "cannot write old.$i"
-	i=$((i + 1))
-done
+bds_random_files $MNT old 16
 sync
 (cd $MNT && md5sum old.* >/tmp/all.md5) || fail "md5sum failed"
 TABLE0=$(dmsetup table $VOL)
@@ -69,13 +65,7 @@ check "without --weights: says to give them" grep -qF "it has weights: give the 
 expect_eq "$(dmsetup table $VOL)" "$TABLE0" "without --weights: the table is unchanged"
 expect_eq "$(bds_gen_of "$A")" "$GEN0" "without --weights: the labels are unchanged"
 
-(
-	j=0
-	while [ $j -lt 8 ]; do
-		dd if=/dev/urandom of=$MNT/new.$j bs=1M count=4 conv=fsync status=none || exit 1
-		j=$((j + 1))
-	done
-) &
+bds_random_files $MNT new 8 fsync &
 WRITER=$!
 bdsadm grow $VOL --add "$C" --weights capacity >/tmp/grow.out 2>&1
 rc=$?

@@ -46,13 +46,7 @@ MNT=/mnt/grow
 
 # writer PREFIX: 8 files of 4 MiB in the background; WRITER is its pid.
 writer() {
-	(
-		j=0
-		while [ $j -lt 8 ]; do
-			dd if=/dev/urandom of=$MNT/"$1".$j bs=1M count=4 conv=fsync status=none || exit 1
-			j=$((j + 1))
-		done
-	) &
+	bds_random_files $MNT "$1" 8 fsync &
 	WRITER=$!
 }
 
@@ -82,11 +76,7 @@ run bdsadm create $VOL --chunk 64K --layout sequential "$A" "$B" "$C" "$D"
 run mkfs.xfs -q $DMV
 mkdir -p $MNT
 run mount -t xfs $DMV $MNT
-i=0
-while [ $i -lt 24 ]; do
-	dd if=/dev/urandom of=$MNT/old.$i bs=1M count=4 status=none || fail "cannot write old.$i"
-	i=$((i + 1))
-done
+bds_random_files $MNT old 24
 sync
 (cd $MNT && md5sum old.* >/tmp/all.md5) || fail "md5sum failed"
 TABLE0=$(dmsetup table $VOL)

@@ -66,12 +66,9 @@
 for p in bds-logreplay bds-crashload; do
 	command -v $p >/dev/null || fail "$p not in the guest (# exec: header)"
 done
-STATES=$(bds_cmdline_arg bds.crash_states)
-STATES=${STATES:-8}
-SEED=$(bds_cmdline_arg bds.crash_seed)
-SEED=${SEED:-19}
-OPS=$(bds_cmdline_arg bds.crash_ops)
-OPS=${OPS:-120}
+STATES=$(bds_cmdline_arg bds.crash_states 8)
+SEED=$(bds_cmdline_arg bds.crash_seed 19)
+OPS=$(bds_cmdline_arg bds.crash_ops 120)
 N=4
 MEMBERS="0 1 2 3"
 CHUNK=128
@@ -180,11 +177,7 @@ mark_between() {
 awk -v nf="$NF" -v s="$STATES" 'BEGIN {
 	for (i = 1; i < s; i++) print int(i * (nf - 1) / s) + 1
 }' >/tmp/ks
-RANDOM_STATE=$SEED
-rnd() { # rnd N: RND = 0..N-1, from the seed (not in a subshell)
-	RANDOM_STATE=$(((RANDOM_STATE * 1103515245 + 12345) % 2147483648))
-	RND=$((RANDOM_STATE / 65536 % $1))
-}
+bds_rnd_seed "$SEED"
 for m in $MEMBERS; do
 	eval "BASE_$m=0"
 done
@@ -200,7 +193,7 @@ check_state() {
 	# mark that all members logged between flushes K and K+1, if any:
 	# where a durability promise meets the least the logs may hold.
 	_atmark=""
-	rnd 2
+	bds_rnd 2
 	[ "$2" -eq 0 ] && [ "$RND" -eq 0 ] && _atmark=$(mark_between "$_k")
 	_cuts=""
 	for _m in $MEMBERS; do
@@ -220,7 +213,7 @@ check_state() {
 			# Not before the interval's last FUA write: see the header.
 			_lo=$(awk -v lo="$_f" -v hi="$_nx" -v f=$((_f + 1)) \
 				'$1 > lo && $1 < hi && $2 ~ /U/ { f = $1 + 1 } END { print f }' /tmp/log.$_m)
-			rnd $((_nx - _lo + 1))
+			bds_rnd $((_nx - _lo + 1))
 			_c=$((_lo + RND))
 		fi
 		_cuts="$_cuts $_c"

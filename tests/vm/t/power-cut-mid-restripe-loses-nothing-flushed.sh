@@ -62,14 +62,10 @@
 for p in bds-logreplay bds-crashload; do
 	command -v $p >/dev/null || fail "$p not in the guest (# exec: header)"
 done
-STATES=$(bds_cmdline_arg bds.grow_crash_states)
-STATES=${STATES:-6}
-FINISH=$(bds_cmdline_arg bds.grow_crash_finish)
-FINISH=${FINISH:-4}
-SEED=$(bds_cmdline_arg bds.crash_seed)
-SEED=${SEED:-23}
-OPS=$(bds_cmdline_arg bds.grow_crash_ops)
-OPS=${OPS:-150}
+STATES=$(bds_cmdline_arg bds.grow_crash_states 6)
+FINISH=$(bds_cmdline_arg bds.grow_crash_finish 4)
+SEED=$(bds_cmdline_arg bds.crash_seed 23)
+OPS=$(bds_cmdline_arg bds.grow_crash_ops 150)
 DATA=/dev/bds/c0d0 LOG=/dev/bds/c1d0 REPLAY=/dev/bds/c2d0 COW=/dev/bds/c3d0
 MEMBERS="0 1 2 3 4 5"
 # Member m is sectors PAD + m * MS .. of the data disk: 96 MiB each, 1 MiB
@@ -207,11 +203,7 @@ awk -v nf="$NF" -v s="$STATES" -v bk=$(((MS / 8) * 8 - 16)) '
 		for (j = 1; j <= h && nl; j++) print after[int(j * nl / (h + 1)) + 1]
 	}' /tmp/flush /tmp/ent | sort -n >/tmp/ks
 [ -s /tmp/ks ] || fail "no flush of the grow is followed by a write"
-RANDOM_STATE=$SEED
-rnd() { # rnd N: RND = 0..N-1, from the seed (not in a subshell)
-	RANDOM_STATE=$(((RANDOM_STATE * 1103515245 + 12345) % 2147483648))
-	RND=$((RANDOM_STATE / 65536 % $1))
-}
+bds_rnd_seed "$SEED"
 BASE=0
 CHECKED=0 FAILED=0 RAW_BAD=0 VERIFIED=0 MISMATCHES=0 MID=0 OLDGEN=0 GROWN=0 FINISHED=0
 mkdir -p /mnt/c
@@ -272,7 +264,7 @@ check_state() {
 	echo "0 $((2 * PAD + 6 * MS)) snapshot $REPLAY $COW N 8" | dmsetup create snap ||
 		fail "cannot make the snapshot"
 	_atmark=""
-	rnd 2
+	bds_rnd 2
 	if [ "$2" -eq 0 ] && [ "$RND" -eq 0 ]; then
 		_atmark=$(awk -v lo="$_f" -v hi="$_nx" '$3 > lo && $3 < hi { m = $3 } END { print m }' /tmp/marks)
 	fi
@@ -293,7 +285,7 @@ check_state() {
 			# Not before the member's last FUA write of the interval.
 			_lo=$(awk -v lo="$_f" -v hi="$_nx" -v m=$_m -v f=$((_f + 1)) \
 				'$1 > lo && $1 < hi && $2 == m && $3 ~ /U/ { f = $1 + 1 } END { print f }' /tmp/ent)
-			rnd $((_nx - _lo + 1))
+			bds_rnd $((_nx - _lo + 1))
 			_c=$((_lo + RND))
 			_cuts="$_cuts $_c"
 			bds-logreplay replay $LOG /dev/mapper/snap $((_f + 1)) $_c \
