@@ -301,9 +301,16 @@ static bool roll_forward(const struct asm_ctx *c,
 		ml = member_label(c, r, i);
 		if (!(ml->incompat & BDS_LABEL_INCOMPAT_RESHAPE))
 			continue;
-		if (!bds_label_restripe_done(ml) || ml != &f->label) {
+		if (!bds_label_restripe_done(ml)) {
 			bds_err("volume %s: member %u (%s): its label has a restripe that has not ended, beside plain ones; nothing was assembled: 'bdsadm examine' every member",
 				r->name, i, f->dev);
+			return false;
+		}
+		/* a rollback writes this member's older copy back: not both */
+		if (ml != &f->label) {
+			bds_err("volume %s: member %u (%s): its older label copy (generation %llu) holds an ended restripe and the newer one a change to roll back; nothing was assembled: 'bdsadm examine' every member",
+				r->name, i, f->dev,
+				(unsigned long long)ml->generation);
 			return false;
 		}
 		l = *ml;
