@@ -43,6 +43,8 @@ const char *bds_label_error(enum bds_label_err err)
 		return "label controller or serial text not printable or not NUL-padded";
 	case BDS_LABEL_ERR_OWNER:
 		return "label owner (system ID) invalid, or not as its compat bit says";
+	case BDS_LABEL_ERR_WEIGHTS_MODE:
+		return "label weights mode invalid, or not as its compat bit says";
 	case BDS_LABEL_ERR_RESHAPE:
 		return "label restripe section not as its incompat bit says";
 	case BDS_LABEL_ERR_RESHAPE_GEOMETRY:
@@ -240,6 +242,25 @@ bds_label_decode_owner(const struct bds_label_head *h, struct bds_label *l)
 		    !bds_bytes_zero(h->owner, BDS_LABEL_OWNER_LEN))
 		return BDS_LABEL_ERR_OWNER;
 	memcpy(l->owner, h->owner, BDS_LABEL_OWNER_LEN);
+	return BDS_LABEL_OK;
+}
+
+/*
+ * WEIGHTS_MODE is set exactly when weights_mode is not 0, and then it is
+ * one of the modes this version knows.
+ */
+static enum bds_label_err
+bds_label_decode_weights_mode(const struct bds_label_head *h,
+			      struct bds_label *l)
+{
+	bool set = le32_to_cpu(h->compat) & BDS_LABEL_COMPAT_WEIGHTS_MODE;
+	u32 mode = le32_to_cpu(h->weights_mode);
+
+	if (set != !!mode || mode > BDS_WEIGHTS_MODE_MAX)
+		return BDS_LABEL_ERR_WEIGHTS_MODE;
+	if (set)
+		l->compat |= BDS_LABEL_COMPAT_WEIGHTS_MODE;
+	l->weights_mode = mode;
 	return BDS_LABEL_OK;
 }
 
@@ -448,6 +469,8 @@ static enum bds_label_err bds_label_decode_copy(const u8 *buf, size_t len,
 	if (err)
 		return err;
 	err = bds_label_decode_owner(h, l);
+	if (!err)
+		err = bds_label_decode_weights_mode(h, l);
 	if (err)
 		return err;
 	err = bds_label_decode_reshape_tables(d, l);
@@ -512,7 +535,7 @@ void bds_label_encode(const struct bds_label *l, u8 *buf)
 {
 	struct bds_label_disk *d = (void *)buf;
 	struct bds_label_head *h = &d->head;
-	u32 g, i, incompat = 0;
+	u32 g, i, incompat = 0, compat = 0;
 
 	memset(buf, 0, BDS_LABEL_SIZE);
 	for (i = 0; i < l->nr_members && i < BDS_MAX_MEMBERS; i++)
@@ -520,9 +543,14 @@ void bds_label_encode(const struct bds_label *l, u8 *buf)
 			incompat |= BDS_LABEL_INCOMPAT_WEIGHTS;
 	h->incompat = cpu_to_le32(incompat);
 	if (l->owner[0]) {
-		h->compat = cpu_to_le32(BDS_LABEL_COMPAT_OWNER);
+		compat |= BDS_LABEL_COMPAT_OWNER;
 		bds_put_text(h->owner, l->owner, BDS_LABEL_OWNER_LEN - 1);
 	}
+	if (l->weights_mode) {
+		compat |= BDS_LABEL_COMPAT_WEIGHTS_MODE;
+		h->weights_mode = cpu_to_le32(l->weights_mode);
+	}
+	h->compat = cpu_to_le32(compat);
 	memcpy(h->magic, BDS_LABEL_MAGIC, 8);
 	h->version = cpu_to_le32(BDS_LABEL_VERSION);
 	h->label_size = cpu_to_le32(BDS_LABEL_SIZE);

@@ -58,8 +58,20 @@
  *            the volume (bdsadm 1.6.0); set exactly when it is not empty.
  *            Losing it makes the volume owned by every host, as a label
  *            without an owner is.
+ *   WEIGHTS_MODE  the weights_mode field says how the volume's weights
+ *            were chosen (tools 1.8.2), so that grow --add chooses the
+ *            new set's the same way; set exactly when it is not 0.
+ *            Losing it makes grow --add of a weighted volume ask for
+ *            --weights, as for a label written before it.
  */
 #define BDS_LABEL_COMPAT_OWNER		0x00000001U
+#define BDS_LABEL_COMPAT_WEIGHTS_MODE	0x00000002U
+/* weights_mode: how the weights were chosen (create, grow). */
+#define BDS_WEIGHTS_MODE_NONE		0	/* not recorded */
+#define BDS_WEIGHTS_MODE_CAPACITY	1	/* --weights capacity */
+#define BDS_WEIGHTS_MODE_BANDWIDTH	2	/* --weights bandwidth */
+#define BDS_WEIGHTS_MODE_LIST		3	/* given as a list */
+#define BDS_WEIGHTS_MODE_MAX		3
 #define BDS_LABEL_SIZE		8192		/* bytes, each copy */
 #define BDS_LABEL_SECTORS	(BDS_LABEL_SIZE >> 9)
 #define BDS_LABEL_PRIMARY	8		/* sector of the primary copy */
@@ -98,7 +110,8 @@ struct bds_label_head {
 	__le32 compat;			/* 144 features a reader may ignore */
 	u8 reserved0[4];		/* 148 zero */
 	char owner[BDS_LABEL_OWNER_LEN];	/* 152 system ID, NUL-padded */
-	u8 reserved2[40];		/* 216 zero */
+	__le32 weights_mode;		/* 216 WEIGHTS_MODE: 1..3 */
+	u8 reserved2[36];		/* 220 zero */
 	char name[BDS_LABEL_NAME_LEN];	/* 256 NUL-terminated, NUL-padded */
 	u8 reserved1[128];		/* 384 zero */
 } __packed;
@@ -129,6 +142,8 @@ static_assert(sizeof(struct bds_label_group) == 24, "label group");
 static_assert(sizeof(struct bds_label_member) == 48, "label member");
 static_assert(sizeof(struct bds_label_disk) == BDS_LABEL_SIZE, "label");
 static_assert(offsetof(struct bds_label_head, owner) == 152, "owner");
+static_assert(offsetof(struct bds_label_head, weights_mode) == 216,
+	      "weights_mode");
 static_assert(offsetof(struct bds_label_head, name) == 256, "name");
 static_assert(offsetof(struct bds_label_disk, members) == 1280, "members");
 
@@ -185,6 +200,7 @@ struct bds_label {
 	u64 member_sectors;
 	char name[BDS_LABEL_NAME_LEN];
 	char owner[BDS_LABEL_OWNER_LEN];	/* "" when none */
+	u32 weights_mode;		/* BDS_WEIGHTS_MODE_*; 0 when none */
 	u32 group_size[BDS_MAX_GROUPS];
 	char controller[BDS_MAX_GROUPS][BDS_LABEL_CTRL_LEN + 1];
 	u8 uuid[BDS_MAX_MEMBERS][BDS_UUID_LEN];
@@ -233,6 +249,8 @@ enum bds_label_err {
 	BDS_LABEL_ERR_RESHAPE_MEMBERS,
 	BDS_LABEL_ERR_RESHAPE_POSITION,
 	BDS_LABEL_ERR_RESHAPE_PLACE,
+	/* WEIGHTS_MODE; appended */
+	BDS_LABEL_ERR_WEIGHTS_MODE,
 };
 
 const char *bds_label_error(enum bds_label_err err);

@@ -39,8 +39,10 @@
  *     bds_layout_init() and fuzz_expected_geom() both accept, and a
  *     non-empty NUL-terminated volume name of the documented characters,
  *     controller and serial texts of printable ASCII, and "compat" the
- *     known bit OWNER only, set exactly when the owner is a non-empty
- *     NUL-padded text of the name's characters (else all zero).
+ *     known bits OWNER and WEIGHTS_MODE only: OWNER set exactly when the
+ *     owner is a non-empty NUL-padded text of the name's characters
+ *     (else all zero), WEIGHTS_MODE exactly when the weights mode
+ *     (bytes 216..219) is 1, 2 or 3 (else 0).
  *     RESHAPE (incompat bit 1) set exactly when the section (bytes
  *     384..511 and 7424..8191) is not all zero, and then, checked here
  *     from the documentation: 1..old nr_members..nr_members old members
@@ -53,7 +55,7 @@
  *     to 24 or later, and this member's old data, if any, ending at or
  *     before its backup; without RESHAPE every decoded field of it zero.
  *  4. An accepted copy encodes back (bds_label_encode()) to the same
- *     bytes outside the reserved areas (head 148..151 and 216..255) and
+ *     bytes outside the reserved areas (head 148..151 and 220..255) and
  *     "compat" (144..147, written back with the known bits only; the
  *     crc too unless any of those differ), with zero reserved areas and
  *     a correct crc (by a bitwise crc32c written here), and that
@@ -135,7 +137,7 @@ static u32 crc32c_bitwise(const u8 *p, size_t len)
 /* Reserved bytes of a copy: the reader ignores them, the writer zeroes. */
 static bool is_reserved(size_t i)
 {
-	return (i >= 148 && i < 152) || (i >= 216 && i < 256);
+	return (i >= 148 && i < 152) || (i >= 220 && i < 256);
 }
 
 /* The RESHAPE section: bytes 384..511 and 7424..8191. */
@@ -317,11 +319,16 @@ static void check_decoded(const struct bds_label *l)
 		FUZZ_CHECK(name_char(l->name[i]), "name byte %u is 0x%02x", i,
 			   (u8)l->name[i]);
 
-	/* "compat": OWNER only, set exactly when there is an owner */
-	FUZZ_CHECK(!(l->compat & ~BDS_LABEL_COMPAT_OWNER), "compat 0x%x kept",
-		   l->compat);
+	/* "compat": OWNER and WEIGHTS_MODE only, each exactly when used */
+	FUZZ_CHECK(!(l->compat & ~(BDS_LABEL_COMPAT_OWNER |
+				   BDS_LABEL_COMPAT_WEIGHTS_MODE)),
+		   "compat 0x%x kept", l->compat);
+	FUZZ_CHECK(l->weights_mode <= 3 &&
+		   !!l->weights_mode == !!(l->compat & BDS_LABEL_COMPAT_WEIGHTS_MODE),
+		   "weights mode %u, compat 0x%x", l->weights_mode, l->compat);
 	n = strnlen(l->owner, BDS_LABEL_OWNER_LEN);
-	FUZZ_CHECK(n < BDS_LABEL_OWNER_LEN && (n > 0) == !!l->compat,
+	FUZZ_CHECK(n < BDS_LABEL_OWNER_LEN &&
+		   (n > 0) == !!(l->compat & BDS_LABEL_COMPAT_OWNER),
 		   "owner length %zu, compat 0x%x", n, l->compat);
 	FUZZ_CHECK(all_zero(l->owner + n, BDS_LABEL_OWNER_LEN - n),
 		   "owner not NUL-padded");
@@ -438,7 +445,8 @@ static void check_reshape(const u8 *buf, const struct bds_label *l)
 static void check_roundtrip(const u8 *buf, const struct bds_label *l)
 {
 	u32 compat = get_le32(buf + COMPAT_OFF);
-	bool crc_same = reserved_zero(buf) && !(compat & ~BDS_LABEL_COMPAT_OWNER);
+	u32 known = BDS_LABEL_COMPAT_OWNER | BDS_LABEL_COMPAT_WEIGHTS_MODE;
+	bool crc_same = reserved_zero(buf) && !(compat & ~known);
 	struct bds_label *l2;
 	enum bds_label_err err;
 	u8 *enc, zcrc[4] = { 0 };
@@ -466,7 +474,7 @@ static void check_roundtrip(const u8 *buf, const struct bds_label *l)
 			   buf[i], enc[i]);
 	}
 
-	FUZZ_CHECK(get_le32(enc + COMPAT_OFF) == (compat & BDS_LABEL_COMPAT_OWNER),
+	FUZZ_CHECK(get_le32(enc + COMPAT_OFF) == (compat & known),
 		   "compat read 0x%08x, written back 0x%08x", compat,
 		   get_le32(enc + COMPAT_OFF));
 
@@ -493,7 +501,7 @@ static void check_result(enum bds_label_err err, const u8 *buf, size_t len,
 			 const struct bds_label *l)
 {
 	if (err != BDS_LABEL_OK) {
-		FUZZ_CHECK(err <= BDS_LABEL_ERR_RESHAPE_PLACE, "unknown error %d", err);
+		FUZZ_CHECK(err <= BDS_LABEL_ERR_WEIGHTS_MODE, "unknown error %d", err);
 		FUZZ_CHECK(len >= BDS_LABEL_SIZE || err == BDS_LABEL_ERR_SHORT,
 			   "%zu bytes: error %d (%s)", len, err,
 			   bds_label_error(err));

@@ -58,8 +58,9 @@
  *                         encoded by the kernel's build of libbds/label.c:
  *                         the crc the userspace golden vector pins
  *                         (0x4a8b05a8), decoded back to the same label, a
- *                         flipped bit refused; the owned golden label the
- *                         same way (0x5efa2901, compat OWNER)
+ *                         flipped bit refused; the owned golden label
+ *                         (0x5efa2901, compat OWNER) and the one with a
+ *                         weights mode (0x378cd7f7) the same way
  */
 #include <kunit/test.h>
 #include <linux/module.h>
@@ -1040,6 +1041,19 @@ static void bds_test_label_golden(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, bds_label_read(buf, BDS_LABEL_SIZE, 8, d),
 			BDS_LABEL_OK);
 	KUNIT_EXPECT_EQ(test, memcmp(l, d, sizeof(*l)), 0);
+
+	golden_weights_mode_label(l);
+	bds_label_encode(l, buf);
+	KUNIT_EXPECT_EQ(test, buf[16] | buf[17] << 8 | buf[18] << 16 |
+			(u32)buf[19] << 24, 0x378cd7f7U);
+	KUNIT_EXPECT_EQ(test, buf[144], BDS_LABEL_COMPAT_WEIGHTS_MODE);
+	KUNIT_EXPECT_EQ(test, buf[216], BDS_WEIGHTS_MODE_CAPACITY);
+	KUNIT_ASSERT_EQ(test, bds_label_read(buf, BDS_LABEL_SIZE, 8, d),
+			BDS_LABEL_OK);
+	KUNIT_EXPECT_EQ(test, memcmp(l, d, sizeof(*l)), 0);
+	buf[216] = 4;
+	KUNIT_EXPECT_EQ(test, bds_label_decode(buf, BDS_LABEL_SIZE, d),
+			BDS_LABEL_ERR_CRC);
 }
 
 /* Weights bds_weights_check() must refuse, or accept with their sum W. */

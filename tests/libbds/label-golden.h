@@ -101,6 +101,19 @@ static inline void golden_owner_label(struct bds_label *l)
 }
 
 /*
+ * The weighted golden label whose weights were chosen by capacity
+ * (bdsadm create --weights capacity, tools 1.8.2): its head says compat
+ * WEIGHTS_MODE and weights_mode 1.  tests/libbds/golden/
+ * label-v1-weights-mode.bin is this label as written.
+ */
+static inline void golden_weights_mode_label(struct bds_label *l)
+{
+	golden_weighted_label(l);
+	l->compat = BDS_LABEL_COMPAT_WEIGHTS_MODE;
+	l->weights_mode = BDS_WEIGHTS_MODE_CAPACITY;
+}
+
+/*
  * The golden label mid-restripe: the golden volume while it is restriped
  * forward from the volume of two members it was before member 1 (the
  * label's own member, serial QM00002) joined controller host0: members 0

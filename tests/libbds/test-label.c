@@ -21,6 +21,10 @@
  *     way, and the rules that only weights bring.
  *   - the owned golden vector (golden/label-v1-owner.bin) the same way,
  *     the rules of the owner field, and unknown compat bits ignored.
+ *   - the golden vector with a weights mode (golden/
+ *     label-v1-weights-mode.bin) the same way: every single-byte
+ *     corruption refused, the rules of the mode (rule 33), and older
+ *     readers' view of it (the weighted golden label).
  *   - the golden vector mid-restripe (golden/label-v1-reshape.bin) the
  *     same way: every single-byte corruption refused, no byte of the
  *     RESHAPE section ignored (each change with the crc made right is
@@ -28,7 +32,7 @@
  *     labels with a restripe section round-trip.
  *
  * Usage: test-label GOLDEN-FILE WEIGHTED-GOLDEN-FILE OWNER-GOLDEN-FILE
- *                   RESHAPE-GOLDEN-FILE
+ *                   RESHAPE-GOLDEN-FILE WEIGHTS-MODE-GOLDEN-FILE
  */
 #include "libbds/label.h"	/* first: the header is self-contained */
 #include "libbds/crc32c.h"
@@ -343,7 +347,7 @@ static void test_rules(void)
 	/* Reserved bytes are the future's: readers of version 1 ignore them. */
 	memcpy(buf, golden, sizeof(buf));
 	buf[148] = 1;
-	buf[216] = 4;
+	buf[220] = 4;
 	buf[255] = 5;
 	refix_crc(buf);
 	check(bds_label_decode(buf, sizeof(buf), &l) == BDS_LABEL_OK,
@@ -739,7 +743,7 @@ static void test_owner_rules(void)
 
 	/* compat bits this version does not know are ignored, not kept */
 	memcpy(buf, ogolden, sizeof(buf));
-	put32(buf, 144, 0xfffffffeU | BDS_LABEL_COMPAT_OWNER);
+	put32(buf, 144, 0xfffffffcU | BDS_LABEL_COMPAT_OWNER);
 	refix_crc(buf);
 	check(bds_label_decode(buf, sizeof(buf), &l) == BDS_LABEL_OK &&
 	      l.compat == BDS_LABEL_COMPAT_OWNER && !strcmp(l.owner, GOLDEN_OWNER),
@@ -750,6 +754,87 @@ static void test_owner_rules(void)
 	check(bds_label_decode(buf, sizeof(buf), &l) == BDS_LABEL_OK &&
 	      l.compat == 0 && !l.owner[0],
 	      "an unknown compat bit alone: valid, no owner");
+}
+
+static u8 mgolden[BDS_LABEL_SIZE];
+
+/* The golden vector with a weights mode: its description, and back. */
+static void test_weights_mode_golden(void)
+{
+	static u8 buf[BDS_LABEL_SIZE];
+	struct bds_label want, l;
+	enum bds_label_err err;
+
+	golden_weights_mode_label(&want);
+	bds_label_encode(&want, buf);
+	check(!memcmp(buf, mgolden, sizeof(buf)),
+	      "weights-mode golden: its description encodes to the file byte for byte");
+	check(U(get64(mgolden, 16) & 0xffffffff) == 0x378cd7f7,
+	      "weights-mode golden: crc 0x%08llx", U(get64(mgolden, 16) & 0xffffffff));
+	check(U(get64(mgolden, 144) & 0xffffffff) == BDS_LABEL_COMPAT_WEIGHTS_MODE &&
+	      U(get64(mgolden, 216) & 0xffffffff) == BDS_WEIGHTS_MODE_CAPACITY,
+	      "weights-mode golden: compat WEIGHTS_MODE at 144, mode 1 (capacity) at 216");
+	check(!memcmp(mgolden + 20, wgolden + 20, 144 - 20) &&
+	      !memcmp(mgolden + 148, wgolden + 148, 216 - 148) &&
+	      !memcmp(mgolden + 220, wgolden + 220, BDS_LABEL_SIZE - 220),
+	      "weights-mode golden: the rest is the weighted golden label's, byte for byte");
+	err = bds_label_decode(mgolden, sizeof(mgolden), &l);
+	check(err == BDS_LABEL_OK && !memcmp(&l, &want, sizeof(l)),
+	      "weights-mode golden decodes to its description: %s",
+	      bds_label_error(err));
+	/* every label before 1.8.2 has no mode */
+	err = bds_label_decode(wgolden, sizeof(wgolden), &l);
+	check(err == BDS_LABEL_OK && !l.weights_mode && !l.compat,
+	      "the weighted golden label has no weights mode (as every label before 1.8.2)");
+	/* a reader before 1.8.2 ignored bytes 144..255 but the owner */
+	memcpy(buf, mgolden, sizeof(buf));
+	put32(buf, 144, 0);
+	put32(buf, 216, 0);
+	refix_crc(buf);
+	check(!memcmp(buf, wgolden, sizeof(buf)),
+	      "weights-mode golden: without the bit and the field, the weighted golden label");
+}
+
+/* Rule 33, as mutations of the golden vector with a weights mode. */
+static void test_weights_mode_rules(void)
+{
+	static const struct mutation mm[] = {
+		{ "WEIGHTS_MODE bit cleared, mode kept", 144, 4, 0, NULL, BDS_LABEL_ERR_WEIGHTS_MODE, false },
+		{ "mode 0, WEIGHTS_MODE bit set", 216, 4, 0, NULL, BDS_LABEL_ERR_WEIGHTS_MODE, false },
+		{ "mode 4", 216, 4, 4, NULL, BDS_LABEL_ERR_WEIGHTS_MODE, false },
+		{ "mode 2^31 + 1", 216, 4, 0x80000001ULL, NULL, BDS_LABEL_ERR_WEIGHTS_MODE, false },
+		{ "mode 2 (bandwidth)", 216, 4, 2, NULL, BDS_LABEL_OK, false },
+		{ "mode 3 (list)", 216, 4, 3, NULL, BDS_LABEL_OK, false },
+		{ "unknown compat bits beside WEIGHTS_MODE", 144, 4, 0xfffffffeU, NULL, BDS_LABEL_OK, false },
+		{ "reserved byte after the mode", 220, 1, 1, NULL, BDS_LABEL_OK, false },
+	};
+	static u8 buf[BDS_LABEL_SIZE];
+	struct bds_label l;
+	enum bds_label_err err;
+	size_t i;
+
+	for (i = 0; i < sizeof(mm) / sizeof(mm[0]); i++) {
+		memcpy(buf, mgolden, sizeof(buf));
+		apply(buf, &mm[i]);
+		err = bds_label_decode(buf, sizeof(buf), &l);
+		check(err == mm[i].want, "weights mode: %s: %s (want: %s)", mm[i].what,
+		      bds_label_error(err), bds_label_error(mm[i].want));
+		if (!err)
+			check(l.compat == BDS_LABEL_COMPAT_WEIGHTS_MODE &&
+			      l.weights_mode == (mm[i].off == 216 ? mm[i].value : 1),
+			      "weights mode: %s: compat 0x%x, mode %u", mm[i].what,
+			      l.compat, l.weights_mode);
+	}
+	/* a label without weights may keep a mode (capacity on equal disks) */
+	memcpy(buf, golden, sizeof(buf));
+	put32(buf, 144, BDS_LABEL_COMPAT_WEIGHTS_MODE);
+	put32(buf, 216, BDS_WEIGHTS_MODE_CAPACITY);
+	refix_crc(buf);
+	err = bds_label_decode(buf, sizeof(buf), &l);
+	check(err == BDS_LABEL_OK && l.weights_mode == BDS_WEIGHTS_MODE_CAPACITY &&
+	      !bds_label_weighted(&l),
+	      "weights mode capacity on a label without weights: valid: %s",
+	      bds_label_error(err));
 }
 
 static u8 rgolden[BDS_LABEL_SIZE];
@@ -1041,9 +1126,10 @@ static void test_reshape_round_trip(void)
 int main(int argc, char **argv)
 {
 	tap_rng = 0x6c6162656c2d7631ULL;
-	if (argc != 5 || !load_file(argv[2], wgolden) || !load_file(argv[3], ogolden) ||
-	    !load_file(argv[4], rgolden) || !load_golden(argv[1])) {
-		fprintf(stderr, "usage: test-label GOLDEN-FILE WEIGHTED-GOLDEN-FILE OWNER-GOLDEN-FILE RESHAPE-GOLDEN-FILE (8192 bytes each)\n");
+	if (argc != 6 || !load_file(argv[2], wgolden) || !load_file(argv[3], ogolden) ||
+	    !load_file(argv[4], rgolden) || !load_file(argv[5], mgolden) ||
+	    !load_golden(argv[1])) {
+		fprintf(stderr, "usage: test-label GOLDEN-FILE WEIGHTED-GOLDEN-FILE OWNER-GOLDEN-FILE RESHAPE-GOLDEN-FILE WEIGHTS-MODE-GOLDEN-FILE (8192 bytes each)\n");
 		return 2;
 	}
 	test_crc();
@@ -1057,6 +1143,9 @@ int main(int argc, char **argv)
 	test_weighted_rules();
 	test_owner_golden();
 	test_owner_rules();
+	test_weights_mode_golden();
+	test_corruption_of(mgolden, "weights-mode golden: ");
+	test_weights_mode_rules();
 	test_reshape_golden();
 	test_corruption_of(rgolden, "RESHAPE golden: ");
 	test_reshape_bytes_read();
