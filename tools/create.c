@@ -30,6 +30,7 @@
 #include "scan.h"
 #include "signature.h"
 #include "volume.h"
+#include "weights.h"
 
 /* What create works on, from the checks to the new device. */
 struct create_job {
@@ -205,6 +206,8 @@ static void label_volume(const struct plan_ctx *c, struct bds_label *v,
 	snprintf(v->name, sizeof(v->name), "%s", name);
 	snprintf(v->owner, sizeof(v->owner), "%s", owner);
 	v->compat = owner[0] ? BDS_LABEL_COMPAT_OWNER : 0;
+	v->weights_mode = c->opt.weights == WT_NONE ? BDS_WEIGHTS_MODE_NONE :
+			  wt_label_mode(c->opt.weights_arg);
 	for (g = 0; g < c->ngroups; g++) {
 		v->group_size[g] = c->group_sizes[g];
 		for (i = 0; i < c->nmem; i++)

@@ -21,6 +21,13 @@ static const char *copy_name(int pick)
 	return pick == 1 ? "backup" : "primary";
 }
 
+/* How the weights were chosen (label WEIGHTS_MODE, 1..3). */
+static const char *weights_mode_name(u32 mode)
+{
+	return mode == BDS_WEIGHTS_MODE_CAPACITY ? "capacity" :
+	       mode == BDS_WEIGHTS_MODE_BANDWIDTH ? "bandwidth" : "list";
+}
+
 static void copy_state(const struct bds_dev_labels *dl, int i, char *buf,
 		       size_t sz)
 {
@@ -127,6 +134,9 @@ static void print_human(const char *dev, const struct bds_dev_labels *dl,
 	for (g = 0; g < l->nr_groups; g++)
 		printf("%s%u", g ? "+" : " ", l->group_size[g]);
 	printf("\n");
+	if (l->weights_mode)
+		printf("   Weights mode : %s (grow --add chooses the new set's so)\n",
+		       weights_mode_name(l->weights_mode));
 	if (!weighted) {
 		printf("   Stripe order :");
 		for (i = 0; i < l->nr_members; i++)
@@ -254,8 +264,12 @@ static void print_json(const char *dev, const struct bds_dev_labels *dl,
 	       (unsigned long long)l->data_offset,
 	       (unsigned long long)l->data_sectors,
 	       (unsigned long long)l->member_sectors);
-	printf("     \"volume_sectors\": %llu, \"cycle_units\": %u,\n",
+	printf("     \"volume_sectors\": %llu, \"cycle_units\": %u, \"weights_mode\": ",
 	       (unsigned long long)bds_volume_length(l), bds_label_slots(l));
+	if (l->weights_mode)
+		printf("\"%s\",\n", weights_mode_name(l->weights_mode));
+	else
+		printf("null,\n");
 	printf("     \"members\": [");
 	for (i = 0; i < l->nr_members; i++) {
 		bds_uuid_format(l->uuid[i], u);

@@ -28,6 +28,7 @@
 #include "replace.h"
 #include "signature.h"
 #include "volume.h"
+#include "weights.h"
 
 /* One grow --add: the plan of the whole set, and what it makes. */
 struct grow_add {
@@ -36,6 +37,7 @@ struct grow_add {
 	char *args[BDS_MAX_MEMBERS];	/* old members' nodes, then the new */
 	char nodes[BDS_MAX_MEMBERS][64];
 	u32 nold, nall;
+	u32 wmode;			/* BDS_WEIGHTS_MODE_*, the new set's */
 	u8 old_at[BDS_MAX_MEMBERS];	/* old member -> new table index */
 	int arg_of[BDS_MAX_MEMBERS];	/* new table index -> args[] index */
 	struct bds_label_id held[BDS_MAX_MEMBERS];	/* by args[] index */
@@ -89,6 +91,32 @@ int grow_start_table(struct grow *g, const struct bds_label *l0,
 	return 0;
 }
 
+/*
+ * How the new set's weights are chosen: --weights, else the mode the
+ * labels keep when the members alone can redo it (wt_grow_mode()).
+ */
+static int weights_mode(struct grow *g, struct grow_add *a, const char *weights)
+{
+	const struct bds_label *l = g->r.label;
+	int mode = wt_grow_mode(weights, l->weights_mode,
+				g->vol.nr_slots != g->vol.nr_members);
+
+	if (mode == BDS_WEIGHTS_MODE_BANDWIDTH)
+		return grow_refuse(g, "%s needs the members' speeds, which the labels do not keep: 'bdsadm plan --weights bandwidth --disk-mbps ... --controller-mbps ...' of all the devices prints the new set's weights; give them here with --weights LIST; nothing was changed",
+				   weights ? "--weights bandwidth" :
+				   "it was made with --weights bandwidth: its new weights");
+	if (mode == WT_GROW_ASK)
+		return grow_refuse(g, "it has weights %s: give the new set's with --weights capacity, or as a list in the order 'bdsadm plan --weights capacity' of all the devices shows; nothing was changed",
+				   l->weights_mode == BDS_WEIGHTS_MODE_LIST ?
+				   "that were given as a list" :
+				   "and its labels do not say how they were chosen");
+	if (!weights && mode == BDS_WEIGHTS_MODE_CAPACITY)
+		printf("bdsadm: grow %s: the new set's weights by capacity, as the volume's were chosen (--weights overrides)\n",
+		       g->name);
+	a->wmode = (u32)mode;
+	return 0;
+}
+
 /* The old volume: active, labelled, plain, healthy; weights said how. */
 static int old_volume(struct grow *g, struct grow_add *a, const char *weights)
 {
@@ -102,8 +130,9 @@ static int old_volume(struct grow *g, struct grow_add *a, const char *weights)
 				   g->name);
 	if (r)
 		return -1;
-	if (g->vol.nr_slots != g->vol.nr_members && !weights)
-		return grow_refuse(g, "it has weights: give the new set's with --weights capacity, or as a list in the order 'bdsadm plan --weights capacity' of all the devices shows; nothing was changed");
+	r = weights_mode(g, a, weights);
+	if (r)
+		return r;
 	a->nold = g->vol.nr_members;
 	for (m = 0; m < a->nold; m++) {
 		f = &g->scan.found[g->r.member[m]];
@@ -139,11 +168,12 @@ static int plan_all(struct grow *g, struct grow_add *a, char **add, int nadd,
 	a->pc.opt.verb = VERB_PLAN;
 	a->pc.opt.chunk_arg = chunk;
 	a->pc.opt.own_holder = own;
-	if (weights && !strcmp(weights, "bandwidth"))
-		return grow_refuse(g, "--weights bandwidth needs the members' speeds: 'bdsadm plan --weights bandwidth --disk-mbps ... --controller-mbps ...' of all the devices prints the weights; give them here as a list; nothing was changed");
 	if (weights) {
 		a->pc.opt.weights = strcmp(weights, "capacity") ? WT_LIST : WT_CAPACITY;
 		a->pc.opt.weights_arg = weights;
+	} else if (a->wmode == BDS_WEIGHTS_MODE_CAPACITY) {
+		a->pc.opt.weights = WT_CAPACITY;
+		a->pc.opt.weights_arg = "capacity";
 	}
 	if (plan_build(&a->pc, a->args, (int)a->nall, &a->pr)) {
 		plan_exit(&a->pc, PLAN_REFUSED);
@@ -238,6 +268,7 @@ static int labels(struct grow *g, struct grow_add *a)
 	v->nr_members = a->nall;
 	v->nr_groups = (u32)a->pc.ngroups;
 	v->layout = BDS_LAYOUT_INTERLEAVE;
+	v->weights_mode = a->wmode;
 	memset(v->group_size, 0, sizeof(v->group_size));
 	memset(v->controller, 0, sizeof(v->controller));
 	for (gr = 0; gr < v->nr_groups; gr++) {

@@ -40,6 +40,7 @@ struct relayout {
 	u32 pbs[BDS_MAX_MEMBERS];	/* sectors */
 	u64 end[BDS_MAX_MEMBERS];	/* backup label: new data ends by */
 	u32 weight[BDS_MAX_MEMBERS];
+	u32 wmode;			/* BDS_WEIGHTS_MODE_*: how chosen */
 	enum bds_order_mode mode;
 	struct bds_layout lo;
 	struct bds_geom g_old, g_new, g_cur;
@@ -99,6 +100,7 @@ static int wanted(struct grow *g, struct relayout *x, const char *layout,
 		wm[m] = (struct wt_member){ x->end[m] - l->member_offset[m], 0,
 					    bds_label_group_of(l, m) };
 	}
+	x->wmode = weights ? wt_label_mode(weights) : l->weights_mode;
 	if (!weights)
 		return 0;
 	if (!strcmp(weights, "capacity")) {
@@ -206,6 +208,7 @@ static int labels(struct grow *g, struct relayout *x)
 	*v = *l;
 	v->utime = (u64)time(NULL);
 	v->layout = x->mode;
+	v->weights_mode = x->wmode;
 	v->member_index = 0;
 	for (m = 0; m < x->n; m++) {
 		v->weight[m] = x->weight[m];

@@ -400,3 +400,24 @@ const char *wt_parse_list(const char *s, u32 n, u32 *w)
 		memcpy(w, a.weight, n * sizeof(*w));
 	return msg;
 }
+
+u32 wt_label_mode(const char *arg)
+{
+	if (!arg)
+		return BDS_WEIGHTS_MODE_NONE;
+	if (!strcmp(arg, "capacity"))
+		return BDS_WEIGHTS_MODE_CAPACITY;
+	if (!strcmp(arg, "bandwidth"))
+		return BDS_WEIGHTS_MODE_BANDWIDTH;
+	return BDS_WEIGHTS_MODE_LIST;
+}
+
+int wt_grow_mode(const char *given, u32 recorded, bool weighted)
+{
+	if (given)
+		return (int)wt_label_mode(given);
+	if (recorded == BDS_WEIGHTS_MODE_CAPACITY ||
+	    recorded == BDS_WEIGHTS_MODE_BANDWIDTH)
+		return (int)recorded;
+	return weighted ? WT_GROW_ASK : BDS_WEIGHTS_MODE_NONE;
+}

@@ -34,6 +34,7 @@
 
 #include <stdbool.h>
 
+#include "../libbds/label.h"
 #include "../libbds/layout.h"
 #include "../libbds/table.h"
 
@@ -107,5 +108,24 @@ bool wt_by_bandwidth(const struct wt_input *in, u32 *w);
  * message).  The range and the sum are bds_weights_check()'s.
  */
 const char *wt_parse_list(const char *s, u32 n, u32 *w);
+
+/* wt_grow_mode(): the volume has weights, and nothing says how to redo them. */
+#define WT_GROW_ASK	(-1)
+
+/*
+ * How bdsadm grow --add chooses the weights of the whole new set
+ * (issue 34): by @given (--weights: "capacity", "bandwidth" or a list;
+ * NULL when not given), else by @recorded, the mode the labels keep
+ * (label.h's BDS_WEIGHTS_MODE_*), when that mode can be redone from
+ * the members alone: capacity can; bandwidth needs speeds the label
+ * does not keep, and a list was the admin's own.  A volume without
+ * weights (@weighted false) stays without, unless --weights is given.
+ * Returns a BDS_WEIGHTS_MODE_* (NONE: every weight 1), or WT_GROW_ASK
+ * when the volume has weights and the admin must give the new ones.
+ */
+int wt_grow_mode(const char *given, u32 recorded, bool weighted);
+
+/* The label's mode for --weights @arg (NULL: none given). */
+u32 wt_label_mode(const char *arg);
 
 #endif /* BDS_WEIGHTS_H */

@@ -115,6 +115,24 @@ assert w[\"data_sectors\"] == 1397376 and w[\"volume_sectors\"] == 8384256 and w
 assert [m[\"weight\"] for m in u[\"members\"]] == [1, 1, 1] and u[\"cycle_units\"] == 3
 assert u[\"volume_sectors\"] == 3 * 4192128 and u[\"members\"][0][\"data_sectors\"] == 4192128
 " "$W/out"'
+t "examine, a label without a weights mode: no line, null in JSON" eval '! grep -q "Weights mode" "$W/out" &&
+	python3 -c "import json, sys
+w, u = json.load(open(sys.argv[1]))[\"devices\"]
+assert w[\"weights_mode\"] is None and u[\"weights_mode\"] is None
+" "$W/out"'
+
+# The weighted golden label with its weights mode (capacity, 1.8.2).
+"$MKLABEL" "$W/wm" --weights-mode || exit 1
+run examine "$W/wm"
+t "examine: the weights mode" eval 'rc_is 0 &&
+	out_has "Weights mode : capacity (grow --add chooses the new set'"'"'s so)" &&
+	out_has "Weights : 3,1,2 (table order; a cycle of 6 stripe units)"'
+run examine --json "$W/wm"
+t "examine --json: weights_mode" eval 'rc_is 0 &&
+	python3 -c "import json, sys
+d = json.load(open(sys.argv[1]))[\"devices\"][0]
+assert d[\"weights_mode\"] == \"capacity\" and d[\"cycle_units\"] == 6
+" "$W/out"'
 
 # A corrupt primary: the backup counts, and examine says so.
 cp --sparse=always "$W/m1" "$W/m1c"

@@ -11,6 +11,8 @@
  *   --weighted        the weighted golden label (weights 3,1,2), as
  *                     member N: its data is that member's share
  *                     (give it first)
+ *   --weights-mode    the weighted golden label whose weights were
+ *                     chosen by capacity (give it first)
  * Only the tests use it; bdsadm create will write real labels.
  */
 #include <stdio.h>
@@ -33,13 +35,15 @@ int main(int argc, char **argv)
 	int i, fd;
 
 	if (argc < 2) {
-		fprintf(stderr, "usage: mklabel FILE [--weighted] [--member N] [--generation N] [--name NAME] [--other-backup]\n");
+		fprintf(stderr, "usage: mklabel FILE [--weighted|--weights-mode] [--member N] [--generation N] [--name NAME] [--other-backup]\n");
 		return 2;
 	}
 	golden_label(&l);
 	for (i = 2; i < argc; i++) {
 		if (!strcmp(argv[i], "--weighted")) {
 			golden_weighted_label(&l);
+		} else if (!strcmp(argv[i], "--weights-mode")) {
+			golden_weights_mode_label(&l);
 		} else if (!strcmp(argv[i], "--member") && i + 1 < argc) {
 			u64 unit = l.data_sectors / l.weight[l.member_index];
 

@@ -19,6 +19,12 @@
  *                                   bds_weights_check() accepts it
  *   members without one stripe unit of room: refused
  *   explicit lists                  the table's syntax and messages
+ *   grow --add's choice             --weights first; else the labels'
+ *                                   mode when the members can redo it
+ *                                   (capacity; bandwidth, which grow
+ *                                   then refuses for its speeds); else
+ *                                   a weighted volume asks, a plain
+ *                                   one stays plain
  * Output is TAP; the last line is "N passed, N failed".
  */
 #include "../../tools/weights.h"
@@ -369,6 +375,45 @@ static void lists(void)
 	      "a weight of 300 parses as out of range (bds_weights_check says so)");
 }
 
+static void grow_modes(void)
+{
+	static const struct {
+		const char *given;
+		u32 recorded;
+		bool weighted;
+		int want;
+	} c[] = {
+		{ NULL, BDS_WEIGHTS_MODE_NONE, false, BDS_WEIGHTS_MODE_NONE },
+		{ NULL, BDS_WEIGHTS_MODE_NONE, true, WT_GROW_ASK },
+		{ NULL, BDS_WEIGHTS_MODE_CAPACITY, true, BDS_WEIGHTS_MODE_CAPACITY },
+		{ NULL, BDS_WEIGHTS_MODE_CAPACITY, false, BDS_WEIGHTS_MODE_CAPACITY },
+		{ NULL, BDS_WEIGHTS_MODE_BANDWIDTH, true, BDS_WEIGHTS_MODE_BANDWIDTH },
+		{ NULL, BDS_WEIGHTS_MODE_BANDWIDTH, false, BDS_WEIGHTS_MODE_BANDWIDTH },
+		{ NULL, BDS_WEIGHTS_MODE_LIST, true, WT_GROW_ASK },
+		{ NULL, BDS_WEIGHTS_MODE_LIST, false, BDS_WEIGHTS_MODE_NONE },
+		{ "capacity", BDS_WEIGHTS_MODE_NONE, true, BDS_WEIGHTS_MODE_CAPACITY },
+		{ "capacity", BDS_WEIGHTS_MODE_LIST, true, BDS_WEIGHTS_MODE_CAPACITY },
+		{ "bandwidth", BDS_WEIGHTS_MODE_CAPACITY, true, BDS_WEIGHTS_MODE_BANDWIDTH },
+		{ "2,1,1", BDS_WEIGHTS_MODE_CAPACITY, true, BDS_WEIGHTS_MODE_LIST },
+		{ "1,1,1", BDS_WEIGHTS_MODE_NONE, false, BDS_WEIGHTS_MODE_LIST },
+	};
+	size_t i;
+	int got;
+
+	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		got = wt_grow_mode(c[i].given, c[i].recorded, c[i].weighted);
+		check(got == c[i].want,
+		      "grow --add, --weights %s, labels' mode %u, %sweighted: %d (want %d)",
+		      c[i].given ? c[i].given : "not given", c[i].recorded,
+		      c[i].weighted ? "" : "not ", got, c[i].want);
+	}
+	check(wt_label_mode(NULL) == BDS_WEIGHTS_MODE_NONE &&
+	      wt_label_mode("capacity") == BDS_WEIGHTS_MODE_CAPACITY &&
+	      wt_label_mode("bandwidth") == BDS_WEIGHTS_MODE_BANDWIDTH &&
+	      wt_label_mode("3,1") == BDS_WEIGHTS_MODE_LIST,
+	      "the label's mode of each --weights");
+}
+
 int main(void)
 {
 	tap_rng = 0x77656967687473ULL;
@@ -379,5 +424,6 @@ int main(void)
 	brute_force(true);
 	limits();
 	lists();
+	grow_modes();
 	return tap_done();
 }

@@ -1,20 +1,24 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# bdsadm grow NAME --add --weights capacity restripes a mounted weighted
-# XFS volume onto one more disk while files are written, with the
-# weights of the whole set.  A 128 MiB and a 256 MiB disk on controller
-# 0 (A B), a 256 MiB disk on controller 1 (C):
+# bdsadm grow NAME --add restripes a mounted weighted XFS volume onto
+# one more disk while files are written, with the weights of the whole
+# set chosen as the volume's were (by capacity: the labels keep how).
+# A 128 MiB and a 256 MiB disk on controller 0 (A B), a 256 MiB disk on
+# controller 1 (C):
 #  - bdsadm create vol --weights capacity A B (the 256 MiB disk's weight
-#    about twice the other's), mkfs.xfs,
-#    mount, 16 files of 4 MiB with their md5 sums;
-#  - "grow vol --add C" without --weights is refused, naming the weights
-#    and what to give, changing nothing (the table, the generation);
-#  - "grow vol --add C --weights capacity" runs while a writer adds 8
-#    files: exit 0, done; the table has 3 members in groups 2 + 1,
+#    about twice the other's); examine says "Weights mode : capacity";
+#    mkfs.xfs, mount, 16 files of 4 MiB with their md5 sums;
+#  - "grow vol --add C --weights bandwidth" is refused, saying the
+#    labels keep no speeds, changing nothing (the table, the
+#    generation);
+#  - "grow vol --add C", without --weights, runs while a writer adds 8
+#    files: it says the weights are by capacity, as the volume's were;
+#    exit 0, done; the table has 3 members in groups 2 + 1,
 #    the 256 MiB disks' weights equal and about twice the other's, no
 #    restripe; the volume grew by at least 60 %; the
-#    labels' generation is one more;
+#    labels' generation is one more, and the new disk's says "Weights
+#    mode : capacity" too;
 #  - every file has its md5 sum; xfs_growfs grows the file system; one
 #    stripe unit of each file's data, read through the volume, lies
 #    where the new table puts it (the status's slot order and each
@@ -47,6 +51,7 @@ W2=$(weights_of)
 log "weights $W2"
 check "the volume has weights, the 256 MiB disk's about twice the other's ($W2)" \
 	sh -c "[ $((${W2#*,} * 10 / ${W2%,*})) -ge 19 ]"
+check "examine says the weights are by capacity" sh -c "bdsadm examine $A | grep '^ *Weights mode : capacity ' >/dev/null"
 run mkfs.xfs -q $DMV
 mkdir -p $MNT
 run mount -t xfs $DMV $MNT
@@ -57,21 +62,22 @@ TABLE0=$(dmsetup table $VOL)
 GEN0=$(bds_gen_of "$A")
 LEN0=$(bds_sectors $DMV)
 
-if bdsadm grow $VOL --add "$C" >/tmp/grow.out 2>&1; then
-	check "a weighted volume without --weights: refused" false
+if bdsadm grow $VOL --add "$C" --weights bandwidth >/tmp/grow.out 2>&1; then
+	check "--weights bandwidth without speeds: refused" false
 fi
 cat /tmp/grow.out
-check "without --weights: says to give them" grep -qF "it has weights: give the new set's with --weights" /tmp/grow.out
-expect_eq "$(dmsetup table $VOL)" "$TABLE0" "without --weights: the table is unchanged"
-expect_eq "$(bds_gen_of "$A")" "$GEN0" "without --weights: the labels are unchanged"
+check "--weights bandwidth: says the labels keep no speeds" grep -qF "needs the members' speeds, which the labels do not keep" /tmp/grow.out
+expect_eq "$(dmsetup table $VOL)" "$TABLE0" "--weights bandwidth: the table is unchanged"
+expect_eq "$(bds_gen_of "$A")" "$GEN0" "--weights bandwidth: the labels are unchanged"
 
 bds_random_files $MNT new 8 fsync &
 WRITER=$!
-bdsadm grow $VOL --add "$C" --weights capacity >/tmp/grow.out 2>&1
+bdsadm grow $VOL --add "$C" >/tmp/grow.out 2>&1
 rc=$?
 cat /tmp/grow.out
 wait $WRITER || fail "the writer failed"
-expect_eq "$rc" 0 "bdsadm grow --add --weights capacity exit status"
+expect_eq "$rc" 0 "bdsadm grow --add without --weights: exit status"
+check "it says the weights are by capacity, as the volume's were" grep -qF "the new set's weights by capacity, as the volume's were chosen" /tmp/grow.out
 check "it says done" grep -qF "bdsadm: grow $VOL: done:" /tmp/grow.out
 sync
 (cd $MNT && md5sum new.* >>/tmp/all.md5) || fail "md5sum failed"
@@ -90,6 +96,7 @@ check "the volume grew by at least 60 % ($LEN0 -> $LEN sectors)" \
 	sh -c "[ $((LEN * 10 / LEN0)) -ge 16 ]"
 expect_eq "$(bds_gen_of "$A")" $((GEN0 + 1)) "the labels' generation is one more"
 expect_eq "$(bds_gen_of "$C")" $((GEN0 + 1)) "the new disk carries it too"
+check "the new disk's label keeps the weights mode" sh -c "bdsadm examine $C | grep '^ *Weights mode : capacity ' >/dev/null"
 
 echo 3 >/proc/sys/vm/drop_caches
 check "every file keeps its data" sh -c "cd $MNT && md5sum -c /tmp/all.md5 >/dev/null"
