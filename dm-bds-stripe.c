@@ -1436,6 +1436,23 @@ static void bds_presuspend(struct dm_target *ti)
 }
 
 /*
+ * A suspend that failed after bds_presuspend() (interrupted while dm
+ * waited for I/O in flight): the device goes on unsuspended, so the
+ * copier may hold again, as after a resume.  What presuspend let go
+ * stays let go: the copier finds its band dropped and copies it again.
+ */
+static void bds_presuspend_undo(struct dm_target *ti)
+{
+	struct bds_ctx *sc = ti->private;
+
+	if (!sc->rs)
+		return;
+	mutex_lock(&sc->rs->msg_lock);
+	sc->rs->suspended = false;
+	mutex_unlock(&sc->rs->msg_lock);
+}
+
+/*
  * A table event at every resume: a table that replaced another (a
  * restripe's start or end, a member replaced) wakes those that wait for
  * the volume's events (bdsadm monitor), which device-mapper's table swap
@@ -1686,6 +1703,7 @@ static struct target_type bds_target = {
 	.map = bds_map,
 	.end_io = bds_end_io,
 	.presuspend = bds_presuspend,
+	.presuspend_undo = bds_presuspend_undo,
 	.resume = bds_resume,
 	.status = bds_status,
 	.message = bds_message,
