@@ -192,12 +192,17 @@ static void progress(struct grow *g, bool last)
 /*
  * Checkpoint @b: the copies behind it are flushed, every label says @b,
  * and then the target maps those units to their new places.  Returns 0;
- * -1 when it failed and the labels say the target's checkpoint again
- * (the held writes may go to the old places); -2 when the labels could
- * not be put back (the writes must stay held).
+ * GROW_BAND_DROPPED when the target no longer held the band (a suspend
+ * let it go: Documentation/bds-stripe.rst) and the labels say its
+ * checkpoint again, so that the band is held and copied again; -1 when
+ * it failed and the labels say the target's checkpoint again (the held
+ * writes may go to the old places); -2 when the labels could not be put
+ * back (the writes must stay held).
  */
+#define GROW_BAND_DROPPED	1
 static int checkpoint(struct grow *g, u64 b)
 {
+	bool dropped = false;
 	int r;
 
 	rpl_crash_point("grow-copied");
@@ -210,9 +215,11 @@ static int checkpoint(struct grow *g, u64 b)
 			g->ckpt = b;
 			return 0;
 		}
-		grow_refuse(g, "the target refused checkpoint %llu (%s; dmesg says why); putting the labels back to %llu",
-			    (unsigned long long)b, strerror(-r),
-			    (unsigned long long)g->ckpt);
+		dropped = r == -ERANGE;
+		if (!dropped)
+			grow_refuse(g, "the target refused checkpoint %llu (%s; dmesg says why); putting the labels back to %llu",
+				    (unsigned long long)b, strerror(-r),
+				    (unsigned long long)g->ckpt);
 	}
 	/* some labels may say @b: back to the target's checkpoint first */
 	if (grow_write_checkpoint(g, g->ckpt)) {
@@ -223,15 +230,34 @@ static int checkpoint(struct grow *g, u64 b)
 			    g->name);
 		return -2;
 	}
-	return -1;
+	return dropped ? GROW_BAND_DROPPED : -1;
 }
+
+/*
+ * The band from the checkpoint to where the copy got was let go (a
+ * suspend, bds_presuspend()): copy it again from the checkpoint.
+ */
+static void band_again(struct grow *g)
+{
+	u64 lo = g->pos < g->ckpt ? g->pos : g->ckpt;
+	u64 hi = g->pos < g->ckpt ? g->ckpt : g->pos;
+
+	fprintf(stderr, "%sbdsadm: grow %s: the target let stripe units %llu to %llu go (the volume was suspended): copying them again\n",
+		g->tty ? "\n" : "", g->name, (unsigned long long)lo,
+		(unsigned long long)hi - 1);
+	g->copied -= hi - lo <= g->copied ? hi - lo : g->copied;
+	g->pos = g->ckpt;
+}
+
+/* Bands let go by suspends in a row that the copy takes again. */
+#define GROW_AGAIN_MAX	8
 
 int grow_copy(struct grow *g)
 {
 	struct bds_reshape_sched s;
 	struct bds_reshape_step st;
 	u64 every = 0;
-	int r;
+	int r, again = 0;
 
 	/* with a rate, a checkpoint about every second of it (held writes wait for one) */
 	if (g->rate > 0)
@@ -247,16 +273,19 @@ int grow_copy(struct grow *g)
 			progress(g, true);
 			return 1;
 		}
-		if (!bds_reshape_next(&g->rs, &s, g->ckpt, g->pos, &st))
-			return grow_refuse(g, "the restripe cannot move on from stripe unit %llu: the new data would land on old data not yet copied (a member lacks room); nothing was changed",
-					   (unsigned long long)g->ckpt);
+		if (!bds_reshape_next(&g->rs, &s, g->ckpt, g->pos, &st)) {
+			grow_refuse(g, "the restripe cannot move on from stripe unit %llu: the new data would land on old data not yet copied (a member lacks room); nothing was changed",
+				    (unsigned long long)g->ckpt);
+			return -1;	/* not grow_refuse()'s 1: that is a pause */
+		}
 		r = tell(g, "hold", g->rs.dir == BDS_RESHAPE_FORWARD ? st.end : st.start);
 		if (r) {
 			tell(g, "hold", g->ckpt);
-			return grow_refuse(g, "the target refused to hold stripe units %llu to %llu (%s; dmesg says why); the restripe stops at %llu, nothing is lost",
-					   (unsigned long long)st.start,
-					   (unsigned long long)st.end - 1,
-					   strerror(-r), (unsigned long long)g->ckpt);
+			grow_refuse(g, "the target refused to hold stripe units %llu to %llu (%s; dmesg says why); the restripe stops at %llu, nothing is lost",
+				    (unsigned long long)st.start,
+				    (unsigned long long)st.end - 1,
+				    strerror(-r), (unsigned long long)g->ckpt);
+			return -1;
 		}
 		if (copy_window(g, st.start, st.end)) {
 			tell(g, "hold", g->ckpt);
@@ -265,11 +294,21 @@ int grow_copy(struct grow *g)
 		g->copied += st.end - st.start;
 		g->pos = g->rs.dir == BDS_RESHAPE_FORWARD ? st.end : st.start;
 		r = st.checkpoint ? checkpoint(g, st.ckpt) : 0;
+		if (r == GROW_BAND_DROPPED && again++ < GROW_AGAIN_MAX) {
+			band_again(g);
+			continue;
+		}
+		if (r == GROW_BAND_DROPPED)
+			grow_refuse(g, "the target let the band at stripe unit %llu go %d times in a row (the volume is suspended again and again?); the labels say %llu again: 'bdsadm grow --continue %s' carries it on",
+				    (unsigned long long)g->ckpt, GROW_AGAIN_MAX + 1,
+				    (unsigned long long)g->ckpt, g->name);
 		if (r) {
-			if (r == -1)
+			if (r != -2)
 				tell(g, "hold", g->ckpt);
 			return -1;
 		}
+		if (st.checkpoint)
+			again = 0;
 		progress(g, false);
 		pace(g);
 	}

@@ -482,6 +482,17 @@ bds_wait_text() {
 	done
 }
 
+# bds_wait_until SECONDS CMD...: wait until CMD succeeds; non-zero if it
+# did not within SECONDS.
+bds_wait_until() {
+	_end=$(($(bds_uptime) + $1))
+	shift
+	until "$@"; do
+		[ "$(bds_uptime)" -lt "$_end" ] || return 1
+		sleep 0.1
+	done
+}
+
 # bds_file_units CHUNK FILE...: one stripe unit (CHUNK sectors) per FILE
 # that lies wholly in the file's first extent (xfs_io fiemap), as unit
 # numbers of the volume, one per line: units that hold file data, so that
