@@ -22,10 +22,14 @@
 #      during-half); each job starts once the restripe's table is live,
 #      and the grow must still be running when it ends
 #      (info:grow_outlived_job says whether every one did).
+# The four steps run BENCH_GROW_ROUNDS times (default 3), one after the
+# other, so that drift in the host's load hits every case alike; each
+# round emits its own csv lines, and the report gives each figure's
+# median with its min-max.
 # Run by tests/bench/run-bench (one vCPU).
 #
 # topology: size=512M ctl=80000000:3x40000000 ctl=80000000:3x40000000
-# timeout: 1200
+# timeout: 3600
 # memory: 1024
 # smp: 1
 
@@ -98,29 +102,36 @@ during() {
 	grow_wait
 }
 
+ROUNDS=${BENCH_GROW_ROUNDS:-3}
 fresh
 bench_info grow_old_mb "$OLD_MB"
 bench_info grow_bound_mbps 80
-
-# 1. idle
-bench_fio grow idle bds-stripe $DEV randread 65536 4 "$A $B $C $D" -- $JOB
-bench_fio grow idle bds-stripe $DEV randwrite 65536 4 "$A $B $C $D" -- $JOB
-
-# 2. a grow with no load
-t0=$(now_cs)
-run bdsadm grow $VOL --add "$E" "$F"
-copy_rate copy-idle $(($(now_cs) - t0))
-
-# 3. --rate 20
-fresh
-t0=$(now_cs)
-run bdsadm grow $VOL --add "$E" "$F" --rate 20
-copy_rate copy-rate20 $(($(now_cs) - t0))
-
-# 4. the jobs during a grow, at full and at half rate
+bench_info grow_rounds "$ROUNDS"
 outlived=yes
-during during
-during during-half --rate 40
+round=1
+while [ $round -le "$ROUNDS" ]; do
+	log "grow bench: round $round of $ROUNDS"
+	# 1. idle
+	fresh
+	bench_fio grow idle bds-stripe $DEV randread 65536 4 "$A $B $C $D" -- $JOB
+	bench_fio grow idle bds-stripe $DEV randwrite 65536 4 "$A $B $C $D" -- $JOB
+
+	# 2. a grow with no load
+	t0=$(now_cs)
+	run bdsadm grow $VOL --add "$E" "$F"
+	copy_rate copy-idle $(($(now_cs) - t0))
+
+	# 3. --rate 20
+	fresh
+	t0=$(now_cs)
+	run bdsadm grow $VOL --add "$E" "$F" --rate 20
+	copy_rate copy-rate20 $(($(now_cs) - t0))
+
+	# 4. the jobs during a grow, at full and at half rate
+	during during
+	during during-half --rate 40
+	round=$((round + 1))
+done
 bench_info grow_outlived_job "$outlived"
 
 run bdsadm stop $VOL
