@@ -102,9 +102,9 @@ static int weights_mode(struct grow *g, struct grow_add *a, const char *weights)
 				g->vol.nr_slots != g->vol.nr_members);
 
 	if (mode == BDS_WEIGHTS_MODE_BANDWIDTH)
-		return grow_refuse(g, "%s needs the members' speeds, which the labels do not keep: 'bdsadm plan --weights bandwidth --disk-mbps ... --controller-mbps ...' of all the devices prints the new set's weights; give them here with --weights LIST; nothing was changed",
-				   weights ? "--weights bandwidth" :
-				   "it was made with --weights bandwidth: its new weights");
+		return grow_refuse(g, "%s the members' speeds, which the labels do not keep: 'bdsadm plan --weights bandwidth --disk-mbps ... --controller-mbps ...' of all the devices prints the new set's weights; give them here with --weights LIST; nothing was changed",
+				   weights ? "--weights bandwidth needs" :
+				   "it was made with --weights bandwidth: its new weights need");
 	if (mode == WT_GROW_ASK)
 		return grow_refuse(g, "it has weights %s: give the new set's with --weights capacity, or as a list in the order 'bdsadm plan --weights capacity' of all the devices shows; nothing was changed",
 				   l->weights_mode == BDS_WEIGHTS_MODE_LIST ?
