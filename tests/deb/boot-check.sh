@@ -34,11 +34,17 @@
 #           SIGKILL) and exits 0, within TimeoutStopSec, so that systemd
 #           kills nothing (unit result "success"); then a volume of two
 #           members with 64 MiB of data is grown by the other two (grow
-#           --add --rate 2) and the power is cut mid-restripe (sysrq o)
-#   boot 3  assembly at boot brings the volume up mid-restripe and starts
-#           the packaged bds-stripe-grow@.service (with its sandbox),
-#           which must finish the restripe: four members, the volume
-#           longer, the data as written; then it powers off
+#           --add --rate 2) and the power is cut mid-restripe (sysrq o),
+#           with bds-stripe-assemble.service masked first
+#   boot 3  the udev rule alone (its bdsadm incremental, the unit
+#           bds-stripe-assemble@<uuid>.service at coldplug: the global
+#           unit is masked) brings the volume up mid-restripe, and
+#           assembly starts the packaged bds-stripe-grow@.service (with
+#           its sandbox), which must finish the restripe: four members,
+#           the volume longer, the data as written; then it powers off
+# No boot may find an ordering cycle among the units (systemd would drop
+# a job to break it: a PrivateTmp= in a unit ordered before
+# local-fs.target made one, which dropped local-fs.target).
 #
 # The guest's console is $BDS_CACHE/deb-boot/boot-{1,2,3}.log, boots 2 and
 # 3's test lines also in boot-{2,3}.txt (the images are removed afterwards, the logs
@@ -219,6 +225,8 @@ grow_cut() {
 	md5sum </run/grow.data | cut -d' ' -f1 >/var/lib/bds-test/grow.md5
 	blockdev --getsz /dev/mapper/bdsgrow >/var/lib/bds-test/grow.old
 	touch /var/lib/bds-test/grow-cut
+	# boot 3: the udev rule alone assembles at coldplug
+	systemctl mask bds-stripe-assemble.service
 	sync
 	bdsadm grow bdsgrow --add /dev/vdd /dev/vde --rate 2 >/run/grow.out 2>&1 &
 	i=0
@@ -264,6 +272,8 @@ grow_report() {
 	fi
 	journalctl -b --no-pager -o cat -u $u | sed 's/^/BDS-TEST: grow-log: /'
 	journalctl -b --no-pager -o cat -t bdsadm | sed 's/^/BDS-TEST: bdsadm-log: /'
+	echo "BDS-TEST: coldplug: bds-stripe-assemble.service $(systemctl is-enabled bds-stripe-assemble.service 2>&1) $(systemctl show -p ActiveEnterTimestampMonotonic --value bds-stripe-assemble.service)"
+	journalctl -b --no-pager -o cat -u 'bds-stripe-assemble@*' | sed 's/^/BDS-TEST: coldplug-log: /'
 }
 
 udevadm settle
@@ -419,6 +429,12 @@ grep -q '^BDS-TEST: grow: members 4$' "$b3" &&
 ok $? "boot 3: the restripe ended: four members, no restripe in the table, the volume longer"
 grep -q '^BDS-TEST: grow: the data reads back' "$b3"
 ok $? "boot 3: the 64 MiB written before the cut read back (md5)"
+grep -q '^BDS-TEST: coldplug: bds-stripe-assemble.service masked 0$' "$b3" &&
+	grep -q '^BDS-TEST: coldplug-log: bdsadm: assembled /dev/mapper/bdsgrow from 4 members' "$b3"
+ok $? "boot 3: with bds-stripe-assemble.service masked, the udev rule assembled bdsgrow at coldplug (bds-stripe-assemble@<uuid>.service)"
+cycles=$(cat "$dir"/boot-[123].log | grep -a -c 'Found ordering cycle')
+[ "$cycles" = 0 ]
+ok $? "boots 1 to 3: no ordering cycle among the units ($cycles lines 'Found ordering cycle')"
 log "total $(($(date +%s) - t0))s"
 rm -f "$dir"/m?.img "$img" "$dir/vmlinuz" "$dir/initrd.img"
 
