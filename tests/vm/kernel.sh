@@ -1,9 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# kernel.sh <6.1|6.12|7.2|debug> - fetch a Debian kernel (image + headers) into a cache
-# folder without installing anything on the host, and print shell-sourceable
-# variables describing it on stdout (progress goes to stderr).
+# kernel.sh <6.1|6.12|7.2|debug> [ARCH] - fetch a Debian kernel (image + headers)
+# into a cache folder without installing anything on the host, and print
+# shell-sourceable variables describing it on stdout (progress goes to stderr).
 #
 #   6.1  : newest linux-image-amd64 6.1.* from bookworm (+ -updates/-security)
 #   6.12 : newest linux-image-amd64 6.12.* from bookworm-backports
@@ -12,6 +12,14 @@
 #          BUILD_ROOT and BUILD_KDIR, for tests/vm/kbuild-root)
 #   debug: linux-source-6.1 built with the debug fragment (KASAN, lockdep,
 #          kmemleak, KUnit); handed over to kernel-debug.sh
+#
+# ARCH (6.1 and 6.12 only; default amd64) fetches another architecture's
+# kernel for a cross build: arm64 (flavour arm64, image and headers),
+# i386 (686-pae, headers) or armhf (armmp, headers).  Its headers come with
+# the amd64 linux-kbuild of the same version (kbuild's programs run on this
+# host), and KMAKEFLAGS then carries ARCH=, CROSS_COMPILE= and CC= for
+# Debian's cross compilers (gcc-aarch64-linux-gnu, gcc-i686-linux-gnu,
+# gcc-arm-linux-gnueabihf).
 #
 # The packages come from a private apt configuration (own lists, cache and
 # sources) whose mirror URI is taken from the host's apt sources, so the host's
@@ -27,7 +35,7 @@
 #
 # Output (stdout):
 #   KVER=...  VMLINUZ=...  MODDIR=...  KDIR=...  KMAKEFLAGS=...  KPKGVER=...
-#   KROOT=... KSERIES=...
+#   KROOT=... KSERIES=... KARCH=...
 
 set -euo pipefail
 
@@ -42,15 +50,32 @@ case "$SERIES" in
 6.12) SUITE_RE='bookworm-backports' ;;
 7 | 7.* | sid) SUITE_RE='sid' ;;
 debug) exec "$(dirname "${BASH_SOURCE[0]}")/kernel-debug.sh" ;;
-*) die "usage: $0 <6.1|6.12|7.2|sid|debug>" ;;
+*) die "usage: $0 <6.1|6.12|7.2|sid|debug> [amd64|arm64|i386|armhf]" ;;
 esac
+KARCH=${2:-amd64}
+# Debian's flavour, GNU triplet and kernel ARCH of each architecture.
+case "$KARCH" in
+amd64) FLAVOUR=amd64 TRIPLET="" KBARCH="" ;;
+arm64) FLAVOUR=arm64 TRIPLET=aarch64-linux-gnu KBARCH=arm64 ;;
+i386) FLAVOUR=686-pae TRIPLET=i686-linux-gnu KBARCH=x86 ;;
+armhf) FLAVOUR=armmp TRIPLET=arm-linux-gnueabihf KBARCH=arm ;;
+*) die "unknown architecture '$KARCH' (amd64, arm64, i386 or armhf)" ;;
+esac
+if [ "$KARCH" != amd64 ] && [ "$SUITE_RE" = sid ]; then
+	die "other architectures only for 6.1 and 6.12"
+fi
+# The cache folder of this series and architecture.
+TAG=$SERIES
+[ "$KARCH" = amd64 ] || TAG=$SERIES-$KARCH
 
 CACHE=${BDS_CACHE:-$HOME/.cache/bds-stripe}
+mkdir -p "$CACHE"
+CACHE=$(cd "$CACHE" && pwd -P)
+# Other architectures' lists (amd64's with them) live in lists of their own.
 APTDIR=$CACHE/apt
+[ "$KARCH" = amd64 ] || APTDIR=$CACHE/apt-$KARCH
 KCACHE=$CACHE/kernels
 mkdir -p "$APTDIR" "$KCACHE"
-CACHE=$(cd "$CACHE" && pwd -P)
-APTDIR=$CACHE/apt
 KCACHE=$CACHE/kernels
 
 # Serialise concurrent invocations (apt lists and unpacking are shared).
@@ -63,7 +88,7 @@ flock 9
 # cache, status and DIR/apt.conf) whose only sources are the lines SOURCES,
 # so that the host's apt state is never touched.  New sources forget the
 # lists fetched for the old ones.
-private_apt() {
+private_apt() { # DIR SOURCES [FOREIGN-ARCH]
 	local dir=$1
 	mkdir -p "$dir/state/lists/partial" "$dir/cache/archives/partial" \
 		"$dir/sources.list.d" "$dir/preferences.d" "$dir/apt.conf.d"
@@ -88,7 +113,7 @@ private_apt() {
 	Dir::Etc::preferences "$dir/preferences";
 	Dir::Etc::preferencesparts "$dir/preferences.d";
 	APT::Architecture "amd64";
-	APT::Architectures { "amd64"; };
+	APT::Architectures { "amd64"; ${3:+"$3";} };
 	Acquire::Check-Valid-Until "false";
 	Acquire::Languages "none";
 	APT::Sandbox::User "root";
@@ -111,9 +136,16 @@ update_lists() {
 	log "updating private apt lists ($3)"
 	if apt-get -c "$2" -o Debug::NoLocking=1 -q update >&2; then
 		touch "$stamp"
-	else
-		[ -e "$stamp" ] || return 1
+	elif [ -e "$stamp" ]; then
 		log "warning: apt-get update failed, using the old $3 lists"
+	elif [ "$KARCH" != amd64 ] &&
+		[ -n "$(find "$1/state/lists" -name '*_Packages*' -print -quit)" ]; then
+		# A cross build needs only some kernel's headers: a suite
+		# whose index failed (a mirror mid-sync) is left out, and the
+		# next run tries it again.
+		log "warning: apt-get update failed for some $3 lists, using the others"
+	else
+		return 1
 	fi
 }
 
@@ -143,7 +175,7 @@ setup_apt() {
 		echo "deb ${opt}$main bookworm-updates main"
 		echo "deb ${opt}$main bookworm-backports main"
 		[ -n "$sec" ] && echo "deb ${opt}$sec bookworm-security main"
-	)"
+	)" "${TRIPLET:+$KARCH}"
 }
 
 apt_q() { apt-cache -c "$APTCONF" -o Debug::NoLocking=1 "$@"; }
@@ -201,7 +233,14 @@ emit() { # $1 = root dir, $2 = package version
 		# "Skipping BTF generation" per module.  Turn BTF for modules off.
 		flags="CONFIG_DEBUG_INFO_BTF_MODULES="
 	fi
+	if [ -n "$TRIPLET" ]; then
+		# Debian's headers name their compiler gcc-<major>; the cross
+		# one is <triplet>-gcc-<major>.
+		flags="${flags:+$flags }ARCH=$KBARCH CROSS_COMPILE=$TRIPLET-"
+		flags="$flags CC=$TRIPLET-$(sed -n 's/^CONFIG_CC_VERSION_TEXT="[^ ]* (.*) \([0-9]*\)\..*/gcc-\1/p' "$kdir/.config")"
+	fi
 	printf 'KSERIES=%s\n' "$SERIES"
+	printf 'KARCH=%s\n' "$KARCH"
 	printf 'KPKGVER=%s\n' "$ver"
 	printf 'KVER=%s\n' "$kver"
 	printf 'KROOT=%s\n' "$root"
@@ -213,9 +252,9 @@ emit() { # $1 = root dir, $2 = package version
 
 newest_cached() {
 	local d best="" bv="" v
-	for d in "$KCACHE/$SERIES"_*/; do
+	for d in "$KCACHE/$TAG"_*/; do
 		[ -e "$d/.complete" ] || continue
-		v=${d%/}; v=${v##*/"$SERIES"_}
+		v=${d%/}; v=${v##*/"$TAG"_}
 		if [ -z "$best" ] || dpkg --compare-versions "$v" gt "$bv"; then
 			best=${d%/}; bv=$v
 		fi
@@ -225,7 +264,7 @@ newest_cached() {
 
 # ---------------------------------------------------------------------------
 if [ "${BDS_OFFLINE:-0}" = 1 ]; then
-	c=$(newest_cached) || die "BDS_OFFLINE=1 and no cached $SERIES kernel"
+	c=$(newest_cached) || die "BDS_OFFLINE=1 and no cached $TAG kernel"
 	emit "${c%%$'\t'*}" "${c#*$'\t'}"
 	exit 0
 fi
@@ -240,34 +279,40 @@ if ! update_lists "$APTDIR" "$APTCONF" "bookworm, -updates, -security, -backport
 	die "apt-get update failed and nothing cached"
 fi
 
-META_VER=$(newest_version linux-image-amd64)
-[ -n "$META_VER" ] || die "no linux-image-amd64 $SERIES.* found in $SUITE_RE"
-ROOT=$KCACHE/${SERIES}_$META_VER
+# Foreign packages are asked for as NAME:ARCH.
+Q=""
+[ "$KARCH" = amd64 ] || Q=:$KARCH
+META_VER=$(newest_version "linux-image-$FLAVOUR$Q")
+[ -n "$META_VER" ] || die "no linux-image-$FLAVOUR$Q $SERIES.* found in $SUITE_RE"
+ROOT=$KCACHE/${TAG}_$META_VER
 if [ -e "$ROOT/.complete" ]; then
-	log "using cached $SERIES kernel $META_VER"
+	log "using cached $TAG kernel $META_VER"
 	emit "$ROOT" "$META_VER"
 	exit 0
 fi
 
-IMG=$(dep_of linux-image-amd64 "$META_VER" '^linux-image-')
-HMETA_VER=$(newest_version linux-headers-amd64)
-[ "$HMETA_VER" = "$META_VER" ] || die "linux-headers-amd64 version $HMETA_VER != image $META_VER"
-HDR=$(dep_of linux-headers-amd64 "$META_VER" '^linux-headers-')
+IMG=$(dep_of "linux-image-$FLAVOUR$Q" "$META_VER" '^linux-image-')
+HMETA_VER=$(newest_version "linux-headers-$FLAVOUR$Q")
+[ "$HMETA_VER" = "$META_VER" ] || die "linux-headers-$FLAVOUR$Q version $HMETA_VER != image $META_VER"
+HDR=$(dep_of "linux-headers-$FLAVOUR$Q" "$META_VER" '^linux-headers-')
 if [ -z "$IMG" ] || [ -z "$HDR" ]; then
 	die "cannot resolve the ABI packages of $META_VER"
 fi
-COMMON=$(dep_of "$HDR" "$META_VER" '^linux-headers-.*-common$')
-KBUILD=$(dep_of "$HDR" "$META_VER" '^linux-kbuild-')
+COMMON=$(dep_of "$HDR$Q" "$META_VER" '^linux-headers-.*-common$')
+KBUILD=$(dep_of "$HDR$Q" "$META_VER" '^linux-kbuild-')
 if [ -z "$COMMON" ] || [ -z "$KBUILD" ]; then
 	die "cannot resolve -common / linux-kbuild for $HDR"
 fi
-log "$SERIES: $META_VER -> $IMG $HDR $COMMON $KBUILD"
+log "$TAG: $META_VER -> $IMG $HDR $COMMON $KBUILD"
+# A guest of this architecture needs the image; a cross build only the
+# headers.
+GET=("$HDR$Q=$META_VER" "$COMMON=$META_VER" "$KBUILD:amd64=$META_VER")
+case "$KARCH" in amd64 | arm64) GET+=("$IMG$Q=$META_VER") ;; esac
 
 TMP=$(mktemp -d "$KCACHE/.tmp.XXXXXX")
 trap 'rm -rf "$TMP"' EXIT
 mkdir -p "$TMP/debs" "$TMP/root"
-(cd "$TMP/debs" && apt-get -c "$APTCONF" -o Debug::NoLocking=1 -q download \
-	"$IMG=$META_VER" "$HDR=$META_VER" "$COMMON=$META_VER" "$KBUILD=$META_VER" >&2)
+(cd "$TMP/debs" && apt-get -c "$APTCONF" -o Debug::NoLocking=1 -q download "${GET[@]}" >&2)
 for deb in "$TMP"/debs/*.deb; do
 	log "unpacking ${deb##*/}"
 	dpkg -x "$deb" "$TMP/root"
@@ -281,5 +326,5 @@ fixup_tree "$ROOT"
 # The guest needs no docs / firmware metadata.
 rm -rf "$ROOT/usr/share/doc" "$ROOT/usr/share/lintian" "$ROOT/usr/share/bug"
 touch "$ROOT/.complete"
-log "cached $SERIES kernel $KVER_ in $ROOT"
+log "cached $TAG kernel $KVER_ in $ROOT"
 emit "$ROOT" "$META_VER"
