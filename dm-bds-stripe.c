@@ -480,6 +480,16 @@ static int bds_init_restripe(struct bds_ctx *sc)
 	return 0;
 }
 
+static void bds_init_stats(struct bds_ctx *sc, u32 nr_groups)
+{
+	u32 g;
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		for (g = 0; g < nr_groups; g++)
+			u64_stats_init(&per_cpu_ptr(sc->stats + g, cpu)->syncp);
+}
+
 static int bds_ctr(struct dm_target *ti, unsigned int argc, char **argv)
 {
 	struct bds_args args;
@@ -518,6 +528,7 @@ static int bds_ctr(struct dm_target *ti, unsigned int argc, char **argv)
 		r = -ENOMEM;
 		goto bad_layout;
 	}
+	bds_init_stats(sc, args.nr_groups);
 
 	/* Member words follow each group's #devs. */
 	for (m = 0, g = 0, i = args.first_member; g < args.nr_groups; g++, i++) {
@@ -633,16 +644,23 @@ static int bds_map_range(struct bds_ctx *sc, struct bio *bio)
 
 static void bds_account(struct bds_ctx *sc, struct bio *bio, u32 m)
 {
-	struct bds_group_stats __percpu *st =
-		sc->stats + sc->layout.group_of[m];
+	enum req_op op = bio_op(bio);
+	struct bds_group_stats *st;
+	unsigned long flags;
 
-	if (bio_op(bio) == REQ_OP_WRITE) {
-		this_cpu_inc(st->writes);
-		this_cpu_add(st->write_sectors, bio_sectors(bio));
-	} else if (bio_op(bio) == REQ_OP_READ) {
-		this_cpu_inc(st->reads);
-		this_cpu_add(st->read_sectors, bio_sectors(bio));
+	if (op != REQ_OP_WRITE && op != REQ_OP_READ)
+		return;
+	st = get_cpu_ptr(sc->stats + sc->layout.group_of[m]);
+	flags = u64_stats_update_begin_irqsave(&st->syncp);
+	if (op == REQ_OP_WRITE) {
+		u64_stats_inc(&st->writes);
+		u64_stats_add(&st->write_sectors, bio_sectors(bio));
+	} else {
+		u64_stats_inc(&st->reads);
+		u64_stats_add(&st->read_sectors, bio_sectors(bio));
 	}
+	u64_stats_update_end_irqrestore(&st->syncp, flags);
+	put_cpu_ptr(st);
 }
 
 /*
@@ -1524,19 +1542,27 @@ static const char *bds_layout_word(const struct bds_layout *l)
 	return l->mode == BDS_LAYOUT_SEQUENTIAL ? "sequential" : "interleave";
 }
 
-static void bds_sum_stats(struct bds_ctx *sc, u32 g,
-			  struct bds_group_stats *sum)
+static void bds_sum_stats(struct bds_ctx *sc, u32 g, struct bds_group_sum *sum)
 {
+	struct bds_group_sum one;
+	unsigned int start;
 	int cpu;
 
 	memset(sum, 0, sizeof(*sum));
 	for_each_possible_cpu(cpu) {
 		struct bds_group_stats *st = per_cpu_ptr(sc->stats + g, cpu);
 
-		sum->reads += READ_ONCE(st->reads);
-		sum->writes += READ_ONCE(st->writes);
-		sum->read_sectors += READ_ONCE(st->read_sectors);
-		sum->write_sectors += READ_ONCE(st->write_sectors);
+		do {
+			start = u64_stats_fetch_begin(&st->syncp);
+			one.reads = u64_stats_read(&st->reads);
+			one.writes = u64_stats_read(&st->writes);
+			one.read_sectors = u64_stats_read(&st->read_sectors);
+			one.write_sectors = u64_stats_read(&st->write_sectors);
+		} while (u64_stats_fetch_retry(&st->syncp, start));
+		sum->reads += one.reads;
+		sum->writes += one.writes;
+		sum->read_sectors += one.read_sectors;
+		sum->write_sectors += one.write_sectors;
 	}
 }
 
@@ -1577,7 +1603,7 @@ static void bds_status(struct dm_target *ti, status_type_t type,
 	const struct bds_table_members members = {
 		.dev = bds_member_dev, .offset = bds_member_offset, .ctx = sc,
 	};
-	struct bds_group_stats sum;
+	struct bds_group_sum sum;
 	unsigned int sz = 0, m, g;
 
 	switch (type) {

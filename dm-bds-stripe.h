@@ -14,6 +14,7 @@
 #include <linux/mutex.h>
 #include <linux/percpu.h>
 #include <linux/spinlock.h>
+#include <linux/u64_stats_sync.h>
 #include <linux/wait.h>
 #include <linux/workqueue.h>
 
@@ -114,8 +115,21 @@ struct bds_member {
 	atomic_t errors;
 };
 
-/* Per-CPU, per-group I/O counters, summed for "dmsetup status". */
+/*
+ * Per-CPU, per-group I/O counters, summed for "dmsetup status".  The
+ * u64_stats sequence makes a 32-bit kernel's reader retry rather than see
+ * half of a 64-bit count; on 64-bit kernels it is empty.
+ */
 struct bds_group_stats {
+	u64_stats_t reads;
+	u64_stats_t writes;
+	u64_stats_t read_sectors;
+	u64_stats_t write_sectors;
+	struct u64_stats_sync syncp;
+};
+
+/* One group's counters summed over the CPUs. */
+struct bds_group_sum {
 	u64 reads;
 	u64 writes;
 	u64 read_sectors;
