@@ -101,49 +101,143 @@ struct bds_label_check {
 	u64 ckpt_min, ckpt_max;
 };
 
-/* Read one label copy of @bdev at @sector into @page (two pages). */
-static int bds_read_copy(struct block_device *bdev, struct page *page,
-			 u64 sector)
+/*
+ * The label reads of a batch of members, in flight together: a table of
+ * many members waits for its slowest member's two reads, not for the sum
+ * of all of them.  Copy 0 is the primary, copy 1 the backup; a NULL bio
+ * is a copy not read (a member too small to carry a label).
+ */
+#define BDS_LABEL_BATCH	16
+
+struct bds_label_reads {
+	atomic_t pending;
+	struct completion done;
+	struct page *page[BDS_LABEL_BATCH][2];
+	struct bio *bio[BDS_LABEL_BATCH][2];
+	int rd[BDS_LABEL_BATCH][2];	/* each read's error, 0 when read */
+};
+
+static void bds_label_end_io(struct bio *bio)
+{
+	struct bds_label_reads *lr = bio->bi_private;
+
+	if (atomic_dec_and_test(&lr->pending))
+		complete(&lr->done);
+}
+
+/* Start reading copy @c of batch slot @i from @bdev at @sector. */
+static void bds_start_read(struct bds_label_reads *lr, unsigned int i,
+			   unsigned int c, struct block_device *bdev,
+			   u64 sector)
 {
 	struct bio *bio = bio_alloc(bdev, 1, REQ_OP_READ | REQ_SYNC,
 				    GFP_KERNEL);
-	int r;
 
 	bio->bi_iter.bi_sector = sector;
-	if (bio_add_page(bio, page, BDS_LABEL_SIZE, 0) != BDS_LABEL_SIZE) {
-		bio_put(bio);
-		return -EIO;
+	bio->bi_private = lr;
+	bio->bi_end_io = bds_label_end_io;
+	__bio_add_page(bio, lr->page[i][c], BDS_LABEL_SIZE, 0);
+	lr->bio[i][c] = bio;
+	atomic_inc(&lr->pending);
+	submit_bio(bio);
+}
+
+/* Wait for the reads started, then keep each one's error. */
+static void bds_wait_reads(struct bds_label_reads *lr, unsigned int n,
+			   unsigned int c)
+{
+	unsigned int i;
+
+	if (!atomic_dec_and_test(&lr->pending))
+		wait_for_completion_io(&lr->done);
+	for (i = 0; i < n; i++) {
+		if (!lr->bio[i][c])
+			continue;
+		lr->rd[i][c] = blk_status_to_errno(lr->bio[i][c]->bi_status);
+		bio_put(lr->bio[i][c]);
+		lr->bio[i][c] = NULL;
 	}
-	r = submit_bio_wait(bio);
-	bio_put(bio);
-	return r;
+	atomic_set(&lr->pending, 1);
+	reinit_completion(&lr->done);
 }
 
 /*
- * Read and decode both label copies of @bdev: the primary at sector 8,
- * the backup where a valid primary says or else at the member's end.
- * @err gets each copy's verdict, @rd each read's error (0: it was read).
+ * Where the backup copy of @bdev is: where a valid primary (read into
+ * slot @i) says, or else at the member's end; 0 when it cannot fit.
  */
-static void bds_read_copies(struct block_device *bdev, struct page *page,
-			    struct bds_label_check *lc,
-			    enum bds_label_err *err, int *rd)
+static u64 bds_backup_of(struct bds_label_reads *lr, unsigned int i,
+			 struct block_device *bdev, struct bds_label *tmp)
 {
 	u64 size = bdev_nr_sectors(bdev), backup;
 
+	backup = bds_label_backup_sector(size);
+	if (!lr->rd[i][0] &&
+	    !bds_label_read(page_address(lr->page[i][0]), BDS_LABEL_SIZE,
+			    BDS_LABEL_PRIMARY, tmp))
+		backup = tmp->backup_sector;
+	return backup > size - BDS_LABEL_SECTORS ? 0 : backup;
+}
+
+/*
+ * Read both label copies of members @first to @first + @n - 1 into batch
+ * slots 0 to @n - 1: every primary at once, then every backup at once.
+ */
+static void bds_read_batch(struct bds_ctx *sc, struct bds_label_reads *lr,
+			   unsigned int first, unsigned int n,
+			   struct bds_label *tmp)
+{
+	struct block_device *bdev;
+	unsigned int i;
+	u64 backup;
+
+	for (i = 0; i < n; i++) {
+		bdev = sc->members[first + i].dev->bdev;
+		lr->rd[i][0] = 0;
+		lr->rd[i][1] = 0;
+		if (bdev_nr_sectors(bdev) >= BDS_LABEL_MIN_MEMBER &&
+		    bdev_logical_block_size(bdev) <= 4096)
+			bds_start_read(lr, i, 0, bdev, BDS_LABEL_PRIMARY);
+	}
+	bds_wait_reads(lr, n, 0);
+	for (i = 0; i < n; i++) {
+		bdev = sc->members[first + i].dev->bdev;
+		if (bdev_nr_sectors(bdev) < BDS_LABEL_MIN_MEMBER ||
+		    bdev_logical_block_size(bdev) > 4096)
+			continue;
+		backup = bds_backup_of(lr, i, bdev, tmp);
+		if (backup)
+			bds_start_read(lr, i, 1, bdev, backup);
+	}
+	bds_wait_reads(lr, n, 1);
+}
+
+/*
+ * Decode the copies of @bdev read into slot @i of @lr.  @err gets each
+ * copy's verdict, @rd each read's error (0: it was read).
+ */
+static void bds_decode_copies(struct bds_label_reads *lr, unsigned int i,
+			      struct block_device *bdev,
+			      struct bds_label_check *lc,
+			      enum bds_label_err *err, int *rd)
+{
+	u64 size = bdev_nr_sectors(bdev);
+	u64 backup;
+
 	if (size < BDS_LABEL_MIN_MEMBER)
 		return;
-	rd[0] = bds_read_copy(bdev, page, BDS_LABEL_PRIMARY);
+	rd[0] = lr->rd[i][0];
 	if (!rd[0])
-		err[0] = bds_label_read(page_address(page), BDS_LABEL_SIZE,
-					BDS_LABEL_PRIMARY, &lc->copy[0]);
+		err[0] = bds_label_read(page_address(lr->page[i][0]),
+					BDS_LABEL_SIZE, BDS_LABEL_PRIMARY,
+					&lc->copy[0]);
 	backup = err[0] ? bds_label_backup_sector(size) :
 		 lc->copy[0].backup_sector;
 	if (backup > size - BDS_LABEL_SECTORS)
 		return;
-	rd[1] = bds_read_copy(bdev, page, backup);
+	rd[1] = lr->rd[i][1];
 	if (!rd[1])
-		err[1] = bds_label_read(page_address(page), BDS_LABEL_SIZE,
-					backup, &lc->copy[1]);
+		err[1] = bds_label_read(page_address(lr->page[i][1]),
+					BDS_LABEL_SIZE, backup, &lc->copy[1]);
 }
 
 /*
@@ -154,7 +248,8 @@ static void bds_read_copies(struct block_device *bdev, struct page *page,
  */
 static const struct bds_label *bds_member_label(struct bds_ctx *sc,
 						unsigned int m,
-						struct page *page,
+						struct bds_label_reads *lr,
+						unsigned int i,
 						struct bds_label_check *lc,
 						int *r)
 {
@@ -172,7 +267,7 @@ static const struct bds_label *bds_member_label(struct bds_ctx *sc,
 		ti->error = "Member's logical blocks exceed 4 KiB: it cannot carry a label";
 		return NULL;
 	}
-	bds_read_copies(bdev, page, lc, err, rd);
+	bds_decode_copies(lr, i, bdev, lc, err, rd);
 	/*
 	 * A copy that cannot be read counts as no copy: the other one
 	 * decides, as it does when a copy is damaged.  With neither copy
@@ -325,36 +420,82 @@ static int bds_check_checkpoint(struct bds_ctx *sc,
 	return -EINVAL;
 }
 
-/* "volume <uuid>": every member's label must agree with the table. */
+static struct bds_label_reads *bds_alloc_reads(void)
+{
+	struct bds_label_reads *lr = kzalloc(sizeof(*lr), GFP_KERNEL);
+	unsigned int i, c;
+
+	if (!lr)
+		return NULL;
+	atomic_set(&lr->pending, 1);
+	init_completion(&lr->done);
+	for (i = 0; i < BDS_LABEL_BATCH; i++)
+		for (c = 0; c < 2; c++)
+			lr->page[i][c] = alloc_pages(GFP_KERNEL,
+						     get_order(BDS_LABEL_SIZE));
+	return lr;
+}
+
+static void bds_free_reads(struct bds_label_reads *lr)
+{
+	unsigned int i, c;
+
+	if (!lr)
+		return;
+	for (i = 0; i < BDS_LABEL_BATCH; i++)
+		for (c = 0; c < 2; c++)
+			if (lr->page[i][c])
+				__free_pages(lr->page[i][c],
+					     get_order(BDS_LABEL_SIZE));
+	kfree(lr);
+}
+
+static bool bds_reads_ready(const struct bds_label_reads *lr)
+{
+	unsigned int i;
+
+	if (!lr)
+		return false;
+	for (i = 0; i < BDS_LABEL_BATCH; i++)
+		if (!lr->page[i][0] || !lr->page[i][1])
+			return false;
+	return true;
+}
+
+/*
+ * "volume <uuid>": every member's label must agree with the table.  The
+ * reads go a batch of members at a time, the checks member by member.
+ */
 static int bds_check_labels(struct bds_ctx *sc)
 {
+	unsigned int nr = sc->layout.nr_members, m, n, i;
 	struct bds_label_check *lc;
+	struct bds_label_reads *lr;
 	const struct bds_label *l;
-	struct page *page;
-	unsigned int m;
 	int r = -ENOMEM;
 
 	lc = kvmalloc(sizeof(*lc), GFP_KERNEL);
-	page = alloc_pages(GFP_KERNEL, get_order(BDS_LABEL_SIZE));
-	if (!lc || !page) {
+	lr = bds_alloc_reads();
+	if (!lc || !bds_reads_ready(lr)) {
 		sc->ti->error = "Cannot allocate label buffers";
 		goto out;
 	}
 	lc->ckpt_min = U64_MAX;
 	lc->ckpt_max = 0;
-	for (m = 0; m < sc->layout.nr_members; m++) {
-		l = bds_member_label(sc, m, page, lc, &r);
-		if (!l)
-			break;
-		r = bds_check_label(sc, m, l, lc);
-		if (r)
-			break;
+	r = 0;
+	for (m = 0; m < nr && !r; m += n) {
+		n = min_t(unsigned int, nr - m, BDS_LABEL_BATCH);
+		bds_read_batch(sc, lr, m, n, &lc->copy[0]);
+		for (i = 0; i < n && !r; i++) {
+			l = bds_member_label(sc, m + i, lr, i, lc, &r);
+			if (l)
+				r = bds_check_label(sc, m + i, l, lc);
+		}
 	}
 	if (!r && sc->rs)
 		r = bds_check_checkpoint(sc, lc);
 out:
-	if (page)
-		__free_pages(page, get_order(BDS_LABEL_SIZE));
+	bds_free_reads(lr);
 	kvfree(lc);
 	return r;
 }
