@@ -35,6 +35,7 @@
 #include "fmt.h"
 #include "label-io.h"
 #include "member-dev.h"
+#include "replace.h"
 #include "run-lock.h"
 #include "scan.h"
 #include "systemd.h"
@@ -382,7 +383,7 @@ static enum asm_outcome assemble_one(const struct asm_ctx *c,
 	static char devs[BDS_MAX_MEMBERS][16];
 	const char *devp[BDS_MAX_MEMBERS];
 	const struct bds_label *l = r->label;
-	char dmuuid[BDS_DM_UUID_SZ], params[16384];
+	char dmuuid[BDS_DM_UUID_SZ], params[16384], why[128];
 	struct bds_dm_info info;
 	bool restriping;
 	u64 len;
@@ -398,12 +399,19 @@ static enum asm_outcome assemble_one(const struct asm_ctx *c,
 			l->name, dm, info.uuid);
 		return ASM_FAILED;
 	}
+	rpl_crash_point("assemble-table");
 	for (i = 0; i < r->nr_members; i++) {
 		const struct bds_found *f = &c->s.found[r->member[i]];
 
 		if (!bds_majmin_of(f->dev, devs[i], sizeof(devs[i]))) {
 			bds_err("volume %s: member %u: %s is gone; nothing was assembled",
 				l->name, i, f->dev);
+			return ASM_FAILED;
+		}
+		/* the target reads every member's labels as the table loads */
+		if (bds_dev_dm_suspended(f->dev, why, sizeof(why))) {
+			bds_err("volume %s: member %u: %s is a suspended device-mapper device (%s): loading the volume would wait until it is resumed; resume it ('dmsetup resume %s') and assemble again; nothing was assembled",
+				l->name, i, f->dev, why, why);
 			return ASM_FAILED;
 		}
 		devp[i] = devs[i];

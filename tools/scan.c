@@ -37,24 +37,41 @@ static bool is_our_volume(const char *sysfs, const char *name)
 			strlen(BDS_DM_MIRROR_PREFIX));
 }
 
+/* One line of @sysfs/class/block/@name/dm/@attr, "" if none. */
+static void dm_attr(const char *sysfs, const char *name, const char *attr,
+		    char *v, size_t sz)
+{
+	char path[512];
+	FILE *f;
+
+	v[0] = 0;
+	snprintf(path, sizeof(path), "%s/class/block/%s/dm/%s", sysfs, name,
+		 attr);
+	f = fopen(path, "re");
+	if (!f)
+		return;
+	if (!fgets(v, (int)sz, f))
+		v[0] = 0;
+	fclose(f);
+	v[strcspn(v, "\n")] = 0;
+}
+
 /*
  * A suspended device-mapper device would hold every read until it is
- * resumed: not looked at (lvm2 skips them too).
+ * resumed: not looked at (lvm2 skips them too), and said, for it may be
+ * the member a volume then misses.
  */
 static bool is_suspended(const char *sysfs, const char *name)
 {
-	char path[512], v[8] = "";
-	FILE *f;
+	char v[8], dm[128];
 
-	snprintf(path, sizeof(path), "%s/class/block/%s/dm/suspended", sysfs,
-		 name);
-	f = fopen(path, "r");
-	if (!f)
+	dm_attr(sysfs, name, "suspended", v, sizeof(v));
+	if (strcmp(v, "1"))
 		return false;
-	if (!fgets(v, sizeof(v), f))
-		v[0] = 0;
-	fclose(f);
-	return v[0] == '1';
+	dm_attr(sysfs, name, "name", dm, sizeof(dm));
+	fprintf(stderr, "bdsadm: /dev/%s: a suspended device-mapper device (%s): a read waits until it is resumed ('dmsetup resume %s'); left out\n",
+		name, dm, dm);
+	return true;
 }
 
 /*
@@ -93,7 +110,7 @@ static void look_at(struct bds_scan *s, const char *name)
 	snprintf(path, sizeof(s->paths[0]), "/dev/%s", name);
 	rc = bds_labels_read_path(path, BDS_READ_TIMEOUT_MS, &sectors, &dl,
 				  why, sizeof(why));
-	if (rc == -ETIMEDOUT) {
+	if (rc == -ETIMEDOUT || rc == -EAGAIN) {
 		fprintf(stderr, "bdsadm: %s; left out\n", why);
 		return;
 	}
