@@ -136,6 +136,30 @@ vm-check:
 vm-check-all:
 	BDS_ALL_KERNELS=1 tests/vm/run-suite
 
+# A core of the VM suite on Debian's arm64 kernels (qemu-system-aarch64,
+# TCG): placement, data through fio and XFS, the geometry mkfs.xfs sees,
+# weights, labels and their refusals, bdsadm across a reboot.  make
+# check runs it on 6.1, one guest at a time, as a host job of its queue
+# (vm-check-arm64-ci).  refused-tables-have-specific-errors is not among
+# them: Debian's arm64 kernel has no scsi_debug.
+ARM64_KERNELS ?= 6.1 6.12
+ARM64_TESTS ?= placement-matches-layout fio-verify-and-xfs-keep-data \
+	geometry-reaches-mkfs-xfs weighted-layout-places-and-keeps-data \
+	big-bios-split-into-whole-units-keep-data \
+	discard-write-zeroes-flush-reach-members module-registers-and-unloads \
+	labelled-tables-refuse-misplaced-members forged-labels-never-take-a-volume \
+	create-refuses-devices-holding-data random-tables-leave-nothing-behind \
+	member-failure-is-contained volume-survives-reboot-with-renamed-disks \
+	table-load-reads-all-members-labels-at-once
+vm-check-arm64: setup
+	BDS_ARCH=arm64 BDS_ALL_KERNELS=1 KERNELS="$(ARM64_KERNELS)" \
+		BDS_HOST_JOBS= BDS_KUNIT=0 \
+		BDS_RESULTS=$${BDS_RESULTS:-tests/vm/results}/arm64 \
+		tests/vm/run-suite $(ARM64_TESTS)
+
+vm-check-arm64-ci:
+	BDS_JOBS=1 $(MAKE) --no-print-directory vm-check-arm64 ARM64_KERNELS=6.1
+
 # One test N times on each kernel of KERNELS (make check-repeat
 # T=live-suspend-reload-keeps-data N=10 KERNELS=debug), two guests at a
 # time, each in a boot of its own: a test whose timing changed passes 10
@@ -197,7 +221,7 @@ soak:
 # names debug; they start once the debug kernel is built in the
 # background by debug-kernel-bg), and the host's steps CHECK_HOST_JOBS,
 # each beside one guest.
-CHECK_HOST_JOBS ?= fuzz-smoke lint install-check deb-check
+CHECK_HOST_JOBS ?= fuzz-smoke lint install-check deb-check vm-check-arm64-ci
 # The unit stage builds its programs (ASan, UBSan) on every core.
 UNIT_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 check: setup debug-kernel-bg unit-all-cores vm-check-ci
@@ -270,7 +294,7 @@ bench: setup
 bench-update: setup
 	BENCH_UPDATE=1 tests/bench/run-bench
 
-.PHONY: all module tools clean setup unit fuzz fuzz-smoke checkpatch pipe-lint build-all lint vm-check vm-check-all check check-fabrics demo sweep bench bench-update soak crash-test
+.PHONY: all module tools clean setup unit fuzz fuzz-smoke checkpatch pipe-lint build-all lint vm-check vm-check-all vm-check-arm64 vm-check-arm64-ci check check-fabrics demo sweep bench bench-update soak crash-test
 
 # ---------------------------------------------------------------------------
 # Installation.

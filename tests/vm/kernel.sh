@@ -113,7 +113,7 @@ private_apt() { # DIR SOURCES [FOREIGN-ARCH]
 	Dir::Etc::preferences "$dir/preferences";
 	Dir::Etc::preferencesparts "$dir/preferences.d";
 	APT::Architecture "amd64";
-	APT::Architectures { "amd64"; ${3:+"$3";} };
+	APT::Architectures { "amd64"; ${3:+\"$3\";} };
 	Acquire::Check-Valid-Until "false";
 	Acquire::Languages "none";
 	APT::Sandbox::User "root";

@@ -1,8 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# mkinitramfs.sh <6.1|6.12> - build (or reuse) the base initramfs for a kernel
-# and print its path on stdout.  Progress goes to stderr.
+# mkinitramfs.sh <6.1|6.12> [ARCH] - build (or reuse) the base initramfs for a
+# kernel and print its path on stdout.  Progress goes to stderr.
 #
 # The base cpio holds the host's own binaries (busybox-static, dmsetup, fio,
 # xfsprogs, mdadm, lvm2, kmod, util-linux pieces) with their shared
@@ -12,6 +12,11 @@
 # tree) and tests/vm/guest-init as /init.  It is cached under
 # $BDS_CACHE/initramfs/, keyed by the kernel version and a hash of this script
 # and guest-init, so editing either rebuilds it.
+#
+# ARCH arm64 takes the programs and libraries from Debian's arm64 packages
+# instead (tests/vm/guest-root.sh: unpacked, never run here), the libraries
+# found through each ELF file's DT_NEEDED as the guest's loader would find
+# them, and the modules of kernel.sh's arm64 kernel.
 
 set -euo pipefail
 
@@ -20,13 +25,22 @@ die() { log "error: $*"; exit 1; }
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd -P)
 SERIES=${1:-}
-[ -n "$SERIES" ] || die "usage: $0 <6.1|6.12>"
+ARCH=${2:-amd64}
+[ -n "$SERIES" ] || die "usage: $0 <6.1|6.12> [arm64]"
 
 # Reuse the caller's kernel.sh output when it is for this series.
-if [ "${KSERIES:-}" != "$SERIES" ] || [ -z "${KVER:-}" ] || [ ! -d "${MODDIR:-}" ] ||
-	[ -z "${KROOT:-}" ]; then
+if [ "${KSERIES:-}" != "$SERIES" ] || [ "${KARCH:-amd64}" != "$ARCH" ] ||
+	[ -z "${KVER:-}" ] || [ ! -d "${MODDIR:-}" ] || [ -z "${KROOT:-}" ]; then
 	KVER="" MODDIR="" KROOT=""
-	eval "$("$HERE/kernel.sh" "$SERIES")"
+	eval "$("$HERE/kernel.sh" "$SERIES" "$ARCH")"
+fi
+# Where the guest's programs come from: the host's root, or another
+# architecture's unpacked packages (R is prefixed to every path).
+R=""
+LIBDIRS=()
+if [ "$ARCH" != amd64 ]; then
+	R=$("$HERE/guest-root.sh" "$ARCH")
+	LIBDIRS=(/lib/aarch64-linux-gnu /usr/lib/aarch64-linux-gnu /lib /usr/lib)
 fi
 if [ -z "$KVER" ] || [ ! -d "$MODDIR" ]; then
 	die "kernel.sh gave no module tree"
@@ -35,7 +49,7 @@ fi
 CACHE=${BDS_CACHE:-$HOME/.cache/bds-stripe}
 OUTDIR=$CACHE/initramfs
 mkdir -p "$OUTDIR"
-KEY=$(cat "$HERE/mkinitramfs.sh" "$HERE/guest-init" | sha256sum | cut -c1-16)
+KEY=$(cat "$HERE/mkinitramfs.sh" "$HERE/guest-init" "$HERE/guest-root.sh" | sha256sum | cut -c1-16)
 OUT=$OUTDIR/base-$KVER-$KEY.cpio
 if [ -s "$OUT" ]; then
 	touch "$OUT"
@@ -79,15 +93,72 @@ mkdir -p "$ST"/{bin,sbin,usr/bin,usr/sbin,lib,lib64,usr/lib,etc,proc,sys,dev,tmp
 mkdir -p "$ST/lib/modules/$KVER" "$ST/lib/bds" "$ST/bds"
 chmod 1777 "$ST/tmp" "$ST/var/tmp"
 
+# in_root PATH: PATH with its symlinks resolved inside $R (an absolute
+# link means $R's own root), printed without $R.
+in_root() {
+	local p=$1 t n=0
+	[ -z "$R" ] && { readlink -f "$p"; return; }
+	while [ -L "$R$p" ]; do
+		t=$(readlink "$R$p")
+		case "$t" in
+		/*) p=$t ;;
+		*) p=$(dirname "$p")/$t ;;
+		esac
+		n=$((n + 1))
+		[ "$n" -lt 40 ] || die "symlink loop at $R$1"
+	done
+	realpath -m -s "$p"
+}
+
 copy_file() { # copy $1 (following symlinks) to the same path in the stage
-	local src=$1 dst=$ST$1
+	local src=$R$1 dst=$ST$1
 	[ -e "$dst" ] && return 0
 	mkdir -p "$(dirname "$dst")"
+	[ -z "$R" ] || src=$R$(in_root "$1")
 	cp -L "$src" "$dst"
 }
 
-copy_libs() { # shared libraries of an ELF file, via ldd
+# find_lib NAME [DIR...]: the path (without $R) of library NAME in the
+# DIRs (an ELF file's RUNPATH) or $R's loader directories.
+find_lib() {
+	local d n=$1
+	shift
+	for d in "$@" "${LIBDIRS[@]}"; do
+		if [ -e "$R$d/$n" ]; then
+			printf '%s\n' "$d/$n"
+			return 0
+		fi
+	done
+	return 1
+}
+
+# elf_needs FILE: the loader and the DT_NEEDED libraries of an ELF file
+# of $R, as paths without $R, recursively (nothing for a script).
+declare -A NEEDED_SEEN=()
+elf_needs() {
+	local f=$1 lib p
+	local -a run=()
+	readelf -h "$R$f" >/dev/null 2>&1 || return 0
+	readelf -l "$R$f" 2>/dev/null | sed -n 's/.*Requesting program interpreter: \(.*\)]$/\1/p'
+	IFS=: read -r -a run < <(readelf -d "$R$f" 2>/dev/null |
+		sed -n 's/.*(\(RUNPATH\|RPATH\)).*\[\(.*\)\]$/\2/p') || true
+	while IFS= read -r lib; do
+		p=$(find_lib "$lib" "${run[@]}") || die "$f needs $lib, not in $R"
+		[ -n "${NEEDED_SEEN[$p]:-}" ] && continue
+		NEEDED_SEEN[$p]=1
+		printf '%s\n' "$p"
+		elf_needs "$(in_root "$p")"
+	done < <(readelf -d "$R$f" 2>/dev/null | sed -n 's/.*(NEEDED).*\[\(.*\)\]$/\1/p')
+}
+
+copy_libs() { # shared libraries of an ELF file, via ldd (or its DT_NEEDED)
 	local lib
+	if [ -n "$R" ]; then
+		while IFS= read -r lib; do
+			[ -n "$lib" ] && copy_file "$lib"
+		done < <(elf_needs "$1")
+		return 0
+	fi
 	while IFS= read -r lib; do
 		[ -n "$lib" ] && copy_file "$lib"
 	done < <(ldd "$1" 2>/dev/null | awk '
@@ -95,11 +166,28 @@ copy_libs() { # shared libraries of an ELF file, via ldd
 		/^[ \t]*\// { print $1 }')
 }
 
+# prog_path NAME: where the program is, as command -v finds it on the
+# host, or in $R's bin directories.
+prog_path() {
+	local d
+	if [ -z "$R" ]; then
+		command -v "$1"
+		return
+	fi
+	for d in /usr/sbin /usr/bin /sbin /bin; do
+		if [ -e "$R$d/$1" ] || [ -L "$R$d/$1" ]; then
+			printf '%s\n' "$d/$1"
+			return 0
+		fi
+	done
+	return 1
+}
+
 copy_prog() {
 	local p real
-	p=$(command -v "$1") || return 1
+	p=$(prog_path "$1") || return 1
 	copy_file "$p"
-	real=$(readlink -f "$p")
+	real=$(in_root "$p")
 	# ldd prints nothing useful (and fails) for scripts: fine.
 	copy_libs "$real"
 }
@@ -116,10 +204,14 @@ done
 # programs above bring them too, but the guest must not depend on that.
 EXEC_LIBS=(libdevmapper.so.1.02.1 libblkid.so.1)
 for l in "${EXEC_LIBS[@]}"; do
-	p=$(ldconfig -p | sed -n "s|^[[:space:]]*$l (libc6,x86-64) => ||p" | sed -n 1p)
+	if [ -n "$R" ]; then
+		p=$(find_lib "$l") || die "library '$l' not in $R"
+	else
+		p=$(ldconfig -p | sed -n "s|^[[:space:]]*$l (libc6,x86-64) => ||p" | sed -n 1p)
+	fi
 	[ -n "$p" ] || die "host library '$l' not found (tests/scripts/setup.sh installs it)"
 	copy_file "$p"
-	copy_libs "$p"
+	copy_libs "$(in_root "$p")"
 done
 
 # udev, for the tests that start it (systemd-udevd --daemon): the daemon,
@@ -129,28 +221,30 @@ done
 UDEV_RULES=(50-udev-default.rules 60-block.rules 60-persistent-storage.rules
 	55-dm.rules 60-persistent-storage-dm.rules 95-dm-notify.rules)
 for f in /lib/systemd/systemd-udevd /bin/udevadm /lib/udev/scsi_id; do
-	[ -e "$f" ] || die "host file '$f' not found (package udev)"
+	[ -e "$R$f" ] || die "file '$R$f' not found (package udev)"
 	copy_file "$f"
-	copy_libs "$f"
+	copy_libs "$(in_root "$f")"
 done
 for r in "${UDEV_RULES[@]}"; do
-	[ -e "/lib/udev/rules.d/$r" ] || die "udev rule $r not found on the host"
+	[ -e "$R/lib/udev/rules.d/$r" ] || die "udev rule $R/lib/udev/rules.d/$r not found"
 	copy_file "/lib/udev/rules.d/$r"
 done
 mkdir -p "$ST/etc/udev/rules.d"
 printf 'udev_log=info\n' >"$ST/etc/udev/udev.conf"
 
-lvm=$(command -v lvm)
+lvm=$(prog_path lvm)
 for p in "${LVM_CMDS[@]}"; do
 	ln -sf "$lvm" "$ST$(dirname "$lvm")/$p"
 done
 
 # kmod multi-call links (real kmod, not busybox's, for .ko handling / depmod).
+kmod=$(prog_path kmod)
 for p in insmod rmmod modprobe lsmod depmod modinfo; do
-	ln -sf /usr/bin/kmod "$ST/sbin/$p"
+	ln -sf "$kmod" "$ST/sbin/$p"
 done
-# busybox applets where no real program was copied.
-cp /bin/busybox "$ST/bin/busybox"
+# busybox applets where no real program was copied (the host's
+# busybox-static lists them: bookworm's, as the guest's own).
+cp "$R/bin/busybox" "$ST/bin/busybox"
 while IFS= read -r a; do
 	a=/${a#/}
 	[ -e "$ST$a" ] || [ -L "$ST$a" ] && continue
