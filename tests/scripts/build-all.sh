@@ -55,6 +55,22 @@ for item in ${KERNELS:-6.1 6.12} ${CROSS_KERNELS-6.1/arm64 6.1/i386 6.1/armhf 6.
 		status=1
 		continue
 	fi
-	echo "build-all: $item: clean W=1 C=2 build ($(sed -n 's/^KVER=//p' <<<"$vars"))"
+	# the compat probes that fired (Kbuild), as the compiler saw them
+	probes=$(grep -o 'BDS_HAVE_[A-Z_]*' "$dir/.dm-bds-target.o.cmd" | sort -u | tr '\n' ' ' || true)
+	echo "build-all: $item: clean W=1 C=2 build ($(sed -n 's/^KVER=//p' <<<"$vars")); probes: ${probes:-none}"
+	# Once: a probe whose header is missing stops the build, loudly.
+	if [ -z "$BUILD_ROOT" ] && [ "$arch" = amd64 ] && [ -z "${probe_checked:-}" ]; then
+		probe_checked=1
+		# shellcheck disable=SC2086 # KMAKEFLAGS holds several words
+		if make -C "$KDIR" M="$dir" $KMAKEFLAGS BDS_PROBE_ROOT=/nonexistent \
+			modules >"$dir/probe.log" 2>&1 ||
+			! grep -F 'blk_types.h not found: the compat probes read it' "$dir/probe.log" >/dev/null; then
+			cat "$dir/probe.log"
+			echo "build-all: $item: a probe without its header did not stop the build" >&2
+			status=1
+		else
+			echo "build-all: $item: a probe without its header stops the build"
+		fi
+	fi
 done
 exit $status
