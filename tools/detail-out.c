@@ -351,6 +351,47 @@ static void json_rates(const struct bds_detail *d)
 	printf("]}");
 }
 
+/*
+ * One KEY=VALUE a line, as examine --export and mdadm --detail --export
+ * print them: the volume, then BDS_MEMBER_<index>_* per member.
+ */
+void bds_detail_export(const struct bds_detail *d)
+{
+	const struct bds_vol *v = &d->vol;
+	char u[BDS_DM_UUID_SZ], e[16];
+	u32 g, k, i;
+
+	bds_vol_uuid(v, u, sizeof(u));
+	printf("BDS_DM_NAME=%s\n", v->name);
+	printf("BDS_DEVICE=/dev/mapper/%s\n", v->name);
+	printf("BDS_VOLUME_UUID=%s\n", u);
+	printf("BDS_SIZE_SECTORS=%llu\n", U(v->sectors));
+	printf("BDS_CHUNK_SECTORS=%llu\n", U(v->args.chunk));
+	printf("BDS_LAYOUT=%s\n", layout_word(v));
+	printf("BDS_GROUPS=%u\n", v->args.nr_groups);
+	printf("BDS_MEMBERS=%u\n", v->nr_members);
+	printf("BDS_STATE=%s\n", !v->have_status ? "unknown" :
+	       strchr(v->health, 'D') ? "errors" : "healthy");
+	printf("BDS_HEALTH=%s\n", v->have_status ? v->health : "");
+	printf("BDS_RESTRIPE=%s\n", !d->restriping ? "none" :
+	       !d->have_restripe ? "unknown" :
+	       d->rs_hold != d->rs_ckpt ? "copying" : "idle");
+	if (d->have_view)
+		printf("BDS_GENERATION=%llu\n", U(d->view.generation));
+	for (g = 0, i = 0; g < v->args.nr_groups; g++) {
+		for (k = 0; k < v->args.group_size[g]; k++, i++) {
+			printf("BDS_MEMBER_%u_DEVICE=%s\n", i, d->m[i].node);
+			printf("BDS_MEMBER_%u_DEV=%s\n", i, v->dev[i]);
+			printf("BDS_MEMBER_%u_GROUP=%u\n", i, g);
+			printf("BDS_MEMBER_%u_HEALTH=%c\n", i,
+			       v->have_status ? v->health[i] : '?');
+			printf("BDS_MEMBER_%u_ERRORS=%s\n", i,
+			       errors_of(v, i, e, sizeof(e)));
+			printf("BDS_MEMBER_%u_SERIAL=%s\n", i, d->m[i].serial);
+		}
+	}
+}
+
 void bds_detail_json(const struct bds_detail *d)
 {
 	json_head(d);

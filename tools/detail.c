@@ -56,7 +56,7 @@
 #include "detail.h"
 #include "label-io.h"
 
-#define DETAIL_USAGE "detail [--json] [--interval SECONDS] NAME"
+#define DETAIL_USAGE "detail [--json | --export] [--interval SECONDS] NAME"
 
 static struct bds_detail D;
 
@@ -244,19 +244,23 @@ int bds_cmd_detail(int argc, char **argv)
 {
 	static const struct option lo[] = {
 		{ "json", no_argument, NULL, 'j' },
+		{ "export", no_argument, NULL, 'e' },
 		{ "interval", required_argument, NULL, 'i' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *name;
-	bool json = false;
+	bool json = false, export = false;
 	double secs = 0;
 	int c, rc;
 
-	while ((c = getopt_long(argc, argv, "ji:h", lo, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "jei:h", lo, NULL)) != -1) {
 		switch (c) {
 		case 'j':
 			json = true;
+			break;
+		case 'e':
+			export = true;
 			break;
 		case 'i':
 			if (!parse_seconds(optarg, &secs)) {
@@ -272,7 +276,7 @@ int bds_cmd_detail(int argc, char **argv)
 			return bds_usage(DETAIL_USAGE);
 		}
 	}
-	if (optind + 1 != argc)
+	if (optind + 1 != argc || (json && export))
 		return bds_usage(DETAIL_USAGE);
 	name = bds_vol_name_arg(argv[optind]);
 	if (!name)
@@ -294,6 +298,8 @@ int bds_cmd_detail(int argc, char **argv)
 	}
 	if (json)
 		bds_detail_json(&D);
+	else if (export)
+		bds_detail_export(&D);
 	else
 		bds_detail_human(&D);
 	return BDS_EXIT_OK;

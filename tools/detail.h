@@ -52,5 +52,7 @@ struct bds_detail {
 
 void bds_detail_human(const struct bds_detail *d);
 void bds_detail_json(const struct bds_detail *d);
+/* KEY=VALUE lines for scripts and udev (see bdsadm(8), detail --export). */
+void bds_detail_export(const struct bds_detail *d);
 
 #endif /* BDS_DETAIL_H */

@@ -46,7 +46,7 @@
 #include "volstat.h"
 #include "volume.h"
 
-#define LIST_USAGE "list [--json]"
+#define LIST_USAGE "list [--json | -H]"
 
 struct actives {
 	struct bds_vol *v;
@@ -270,6 +270,40 @@ static void print_human(const struct actives *a, const struct bds_scan *s,
 			printf("  %s: %s\n", in[i].l->name, in[i].why);
 }
 
+/*
+ * -H: for scripts, as zpool list -H and lvs --noheadings: no header, one
+ * volume a line, seven fields separated by single tabs: active or
+ * inactive, name, UUID, size in bytes, members (N, or present/N), the
+ * device (/dev/mapper/NAME, or the members' devices comma-separated),
+ * and the state (as list says it, or whether assemble would take it).
+ */
+static void print_scripted(const struct actives *a, const struct bds_scan *s,
+			   const struct inactive *in,
+			   u8 (*uuids)[BDS_UUID_LEN], size_t nin)
+{
+	char st[1024], devs[4096];
+	size_t i;
+
+	for (i = 0; i < a->n; i++) {
+		const struct bds_vol *v = &a->v[i];
+		char u[BDS_DM_UUID_SZ];
+
+		bds_vol_uuid(v, u, sizeof(u));
+		state_of(v, st, sizeof(st));
+		printf("active\t%s\t%s\t%llu\t%u\t/dev/mapper/%s\t%s\n",
+		       v->name, u, (unsigned long long)v->sectors << 9,
+		       v->nr_members, v->name, st);
+	}
+	for (i = 0; i < nin; i++) {
+		devices_of(s, uuids[i], devs, sizeof(devs));
+		printf("inactive\t%s\t%s\t%llu\t%u/%u\t%s\t%s\n",
+		       in[i].l->name, in[i].uuid,
+		       (unsigned long long)bds_volume_length(in[i].l) << 9,
+		       in[i].present, in[i].l->nr_members, devs,
+		       in[i].ok ? "assemble would take it" : in[i].why);
+	}
+}
+
 static void json_reason(const char *why)
 {
 	printf(", \"reason\": ");
@@ -371,6 +405,7 @@ int bds_cmd_list(int argc, char **argv)
 {
 	static const struct option lo[] = {
 		{ "json", no_argument, NULL, 'j' },
+		{ "scripted", no_argument, NULL, 'H' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -378,16 +413,19 @@ int bds_cmd_list(int argc, char **argv)
 	u8 (*uuids)[BDS_UUID_LEN] = NULL;
 	struct inactive *in = NULL;
 	int c, rc = BDS_EXIT_OK;
-	bool json = false;
+	bool json = false, scripted = false;
 	struct bds_conf conf;
 	struct bds_scan s;
 	char err[1024];
 	size_t nv = 0, i;
 
-	while ((c = getopt_long(argc, argv, "jh", lo, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "jHh", lo, NULL)) != -1) {
 		switch (c) {
 		case 'j':
 			json = true;
+			break;
+		case 'H':
+			scripted = true;
 			break;
 		case 'h':
 			printf("usage: bdsadm " LIST_USAGE "\n");
@@ -396,7 +434,7 @@ int bds_cmd_list(int argc, char **argv)
 			return bds_usage(LIST_USAGE);
 		}
 	}
-	if (optind < argc)
+	if (optind < argc || (json && scripted))
 		return bds_usage(LIST_USAGE);
 
 	if (!bds_vol_dm_available()) {
@@ -432,6 +470,8 @@ int bds_cmd_list(int argc, char **argv)
 	}
 	if (json)
 		print_json(&a, &s, in, uuids, nv);
+	else if (scripted)
+		print_scripted(&a, &s, in, uuids, nv);
 	else
 		print_human(&a, &s, in, uuids, nv);
 	free(in);

@@ -266,11 +266,15 @@ skip_t() { # NAME WHY
 	echo "ok $ntest - $1 # SKIP $2"
 }
 run list extra
-t "list with an argument: exit 2" eval 'rc_is 2 && err_has "usage: bdsadm list [--json]"'
+t "list with an argument: exit 2" eval 'rc_is 2 && err_has "usage: bdsadm list [--json | -H]"'
+run list --json -H
+t "list --json -H: exit 2 (one output form)" eval 'rc_is 2 && err_has "usage: bdsadm list [--json | -H]"'
 run list --bogus
 t "list with an unknown option: exit 2" rc_is 2
 run detail
-t "detail without NAME: exit 2" eval 'rc_is 2 && err_has "usage: bdsadm detail [--json] [--interval SECONDS] NAME"'
+t "detail without NAME: exit 2" eval 'rc_is 2 && err_has "usage: bdsadm detail [--json | --export] [--interval SECONDS] NAME"'
+run detail --json --export vol
+t "detail --json --export: exit 2 (one output form)" eval 'rc_is 2 && err_has "usage: bdsadm detail [--json | --export]"'
 run detail vol other
 t "detail with two names: exit 2" rc_is 2
 run detail --interval 0 vol
@@ -289,8 +293,8 @@ t "detail of a name with /: exit 2" eval 'rc_is 2 && err_has "cannot be a volume
 run detail --help
 t "detail --help: exit 0, the synopsis" eval 'rc_is 0 && out_has "usage: bdsadm detail"'
 run help
-t "help lists list and detail" eval 'rc_is 0 && out_has "bdsadm list [--json]" &&
-	out_has "bdsadm detail [--json] [--interval SECONDS] NAME"'
+t "help lists list and detail" eval 'rc_is 0 && out_has "bdsadm list [--json | -H]" &&
+	out_has "bdsadm detail [--json | --export] [--interval SECONDS] NAME"'
 
 if ! grep -q ' device-mapper$' /proc/misc 2>/dev/null; then
 	control_before=$(ls -d /dev/mapper/control 2>/dev/null)

@@ -6,12 +6,14 @@
 # create, 64 KiB unit).  Then:
 #  - list shows vol active (its UUID is the dm UUID without "BDS-", its
 #    size what blockdev says, 3 members, healthy, /dev/mapper/vol), and
-#    list --json the same under its documented keys;
-#  - detail (of NAME or /dev/mapper/NAME) and detail --json give each
-#    member where `dmsetup table` has it: table index, major:minor, data
-#    offset, /dev/sdX (the kernel name of that major:minor), group, the
-#    stripe position the status order gives it, the QEMU serial both at
-#    creation and now, health ok, error count 0 (status field 7);
+#    list --json the same under its documented keys, list -H as one
+#    tab-separated line (size in bytes);
+#  - detail (of NAME or /dev/mapper/NAME), detail --json and detail
+#    --export give each member where `dmsetup table` has it: table
+#    index, major:minor, data offset, /dev/sdX (the kernel name of that
+#    major:minor), group, the stripe position the status order gives
+#    it, the QEMU serial both at creation and now, health ok, error
+#    count 0 (status field 7);
 #  - 1 MiB written with dd raises detail's written sectors by 2048 over
 #    the groups, and detail's counters are those of `dmsetup status`;
 #    detail --interval 1 while dd writes shows a write rate;
@@ -21,9 +23,9 @@
 #    gives "error_members": [1] and member 1 "health": "D" with that
 #    count;
 #  - after bdsadm stop, list shows vol not active with 3/3 members
-#    present and that assemble would take it; after bdsadm wipe of one
-#    member 2/3, "no", and assemble's own reason (member 2 is missing),
-#    and bdsadm assemble indeed refuses;
+#    present and that assemble would take it (list -H too); after
+#    bdsadm wipe of one member 2/3, "no", and assemble's own reason
+#    (member 2 is missing), and bdsadm assemble indeed refuses;
 #  - a volume with groups 1+2 (stripe order 1,0,2, not the table's)
 #    has its members at those positions in detail;
 #  - detail refuses (exit 1, saying what to do) a stopped volume, a name
@@ -82,6 +84,12 @@ bdsadm_to $J list --json
 expect_eq "$RC" 0 "list --json: exit status"
 check "list --json: vol with its keys" has $J "{\"name\": \"$VOL\", \"uuid\": \"$U\", \"device\": \"/dev/mapper/$VOL\", \"dev\": \"$(bds_majmin /dev/mapper/$VOL)\", \"size_sectors\": $SIZE, \"members\": 3, \"health\": \"AAA\", \"state\": \"healthy\", \"error_members\": [], \"open_count\": 0, \"reason\": null}"
 check "list --json: nothing inactive" has $J "\"inactive\": []}"
+TAB=$(printf '\t')
+bdsadm_to /tmp/list.H list -H
+expect_eq "$RC" 0 "list -H: exit status"
+expect_eq "$(cat /tmp/list.H)" \
+	"active${TAB}$VOL${TAB}$U${TAB}$((SIZE * 512))${TAB}3${TAB}/dev/mapper/$VOL${TAB}healthy" \
+	"list -H: one line, seven tab-separated fields, no heading"
 
 # --- detail: members where the table has them -----------------------------------------
 bdsadm_to $D detail $VOL
@@ -97,11 +105,27 @@ check "detail: every label agrees" has $D "3 of 3 members carry the newest label
 bdsadm_to /tmp/detail-path.txt detail /dev/mapper/$VOL
 check "detail /dev/mapper/$VOL: the same as detail $VOL" cmp -s $D /tmp/detail-path.txt
 check "detail --json: geometry" has $DJ "\"size_sectors\": $SIZE, \"chunk_sectors\": 128, \"width_sectors\": 384, \"nr_members\": 3, \"layout\": \"interleave\","
+bdsadm_to /tmp/export detail --export $VOL
+grep -v '^BDS_MEMBER_' /tmp/export >/tmp/export.v || true
+expect_eq "$(cat /tmp/export.v)" "BDS_DM_NAME=$VOL
+BDS_DEVICE=/dev/mapper/$VOL
+BDS_VOLUME_UUID=$U
+BDS_SIZE_SECTORS=$SIZE
+BDS_CHUNK_SECTORS=128
+BDS_LAYOUT=interleave
+BDS_GROUPS=2
+BDS_MEMBERS=3
+BDS_STATE=healthy
+BDS_HEALTH=AAA
+BDS_RESTRIPE=none
+BDS_GENERATION=1" "detail --export: the volume's keys"
 # members_match VOL: detail ($D) and detail --json ($DJ) of VOL give each
 # member as `dmsetup table` has it (index, major:minor, offset, group),
 # with its /dev/sdX, the stripe position of the status order and the
 # QEMU serial at creation and now; sets KNAME_<index>.
 members_match() {
+	bdsadm_to /tmp/export detail --export "$1"
+	expect_eq "$RC" 0 "detail --export $1: exit status"
 	bds_order_vars "$1"
 	check "detail $1: stripe order of the status ($ORDER)" grep -qE "^ +Stripe order : $ORDER\$" $D
 	dmsetup table "$1" | awk '{
@@ -126,6 +150,13 @@ members_match() {
 			"{\"index\": $idx, \"position\": $pos, \"group\": $grp, \"device\": \"/dev/$kname\", \"dev\": \"$mm\", \"offset\": $off,"
 		check "detail --json $1: member $idx serials and health" has $DJ \
 			"\"serial_label\": \"$ser\", \"serial_now\": \"$ser\", \"health\": \"A\", \"errors\": 0, \"label\": \"ok\"}"
+		grep "^BDS_MEMBER_${idx}_" /tmp/export >/tmp/export.m || true
+		expect_eq "$(cat /tmp/export.m)" "BDS_MEMBER_${idx}_DEVICE=/dev/$kname
+BDS_MEMBER_${idx}_DEV=$mm
+BDS_MEMBER_${idx}_GROUP=$grp
+BDS_MEMBER_${idx}_HEALTH=A
+BDS_MEMBER_${idx}_ERRORS=0
+BDS_MEMBER_${idx}_SERIAL=$ser" "detail --export $1: member $idx"
 		eval "KNAME_$idx=$kname"
 	done </tmp/members
 }
@@ -187,6 +218,10 @@ bdsadm_to $L list
 check "list: errors on member 1" grep -qE "^  $VOL .* errors on member 1\$" $L
 bdsadm_to $J list --json
 check "list --json: state errors" has $J '"health": "ADA", "state": "errors", "error_members": [1],'
+bdsadm_to /tmp/export detail --export $VOL
+check "detail --export: state errors, member 1 D with its count" \
+	sh -c "grep -qx BDS_STATE=errors /tmp/export && grep -qx BDS_HEALTH=ADA /tmp/export &&
+		grep -qx BDS_MEMBER_1_HEALTH=D /tmp/export && grep -qx BDS_MEMBER_1_ERRORS=$E1 /tmp/export"
 
 # --- refusals --------------------------------------------------------------------------------
 bdsadm_to $D detail nosuchvol
@@ -220,6 +255,9 @@ bdsadm_to $J list --json
 check "list --json: nothing active" has $J '{"active": [],'
 check "list --json: vol inactive, complete" has $J \
 	"{\"name\": \"$VOL\", \"uuid\": \"$U\", \"size_sectors\": $SIZE, \"members\": 3, \"present\": 3, \"generation\": 1, \"assemble\": true, \"reason\": null, \"owner\": null, \"foreign\": false, \"devices\": ["
+bdsadm_to /tmp/list.H list -H
+check "list -H: vol inactive, 3/3, its devices, assemble would take it" grep -qE \
+	"^inactive${TAB}$VOL${TAB}$U${TAB}$((SIZE * 512))${TAB}3/3${TAB}/dev/[a-z]+,/dev/[a-z]+,/dev/[a-z]+${TAB}assemble would take it\$" /tmp/list.H
 
 # shellcheck disable=SC2154
 run bdsadm wipe "/dev/$KNAME_2"
