@@ -19,30 +19,11 @@
 # check-kernels: 6.1
 # boot: own
 
-# shellcheck disable=SC1091
+# shellcheck disable=SC1091,SC2154 # within_rc: set by bds_within
 . /bds/guest-lib.sh
 
 bds_load_module
 bds_four_disks
-
-# within SECONDS CMD...: run CMD in the background, its output in
-# /tmp/within.out and its status in $within_rc; a run that hangs fails
-# the test after SECONDS (a guard, not a timing: the messages decide).
-within() {
-	_lim=$1
-	shift
-	"$@" >/tmp/within.out 2>&1 &
-	_pid=$!
-	_t=0
-	while kill -0 "$_pid" 2>/dev/null; do
-		[ "$_t" -ge $((_lim * 5)) ] && fail "still running after $_lim s: $*"
-		sleep 0.2
-		_t=$((_t + 1))
-	done
-	wait "$_pid"
-	within_rc=$?
-	cat /tmp/within.out
-}
 
 S=$(bds_sectors "$A")
 bds_dm_create m0 "0 $S linear $(bds_majmin "$A") 0"
@@ -52,19 +33,19 @@ run bdsadm stop vol
 G0=$(bds_gen_of "$M0")
 
 run dmsetup suspend m0
-within 60 bdsadm assemble --scan
+bds_within 60 bdsadm assemble --scan
 check "assemble --scan: fails (a member is left out)" [ "$within_rc" -ne 0 ]
 check "assemble --scan: m0 named as suspended and left out" \
 	grep -qF "$M0: a suspended device-mapper device (m0): a read waits until it is resumed ('dmsetup resume m0'); left out" /tmp/within.out
 check "assemble --scan: no time limit was waited out" \
 	sh -c '! grep -qF "did not answer" /tmp/within.out'
 check "assemble --scan: vol not assembled" sh -c '! dmsetup info vol >/dev/null 2>&1'
-within 60 bdsadm examine "$M0"
+bds_within 60 bdsadm examine "$M0"
 check "examine m0: says it is suspended" grep -qF "a suspended device-mapper device (m0)" /tmp/within.out
-within 60 bdsadm incremental "$M0"
+bds_within 60 bdsadm incremental "$M0"
 check "incremental m0: fails" [ "$within_rc" -ne 0 ]
 check "incremental m0: says it is suspended" grep -qF "a suspended device-mapper device (m0)" /tmp/within.out
-within 60 bdsadm create other --chunk 64K "$M0" "$D"
+bds_within 60 bdsadm create other --chunk 64K "$M0" "$D"
 check "create over m0: refused" [ "$within_rc" -ne 0 ]
 check "create over m0: says why and what to do" \
 	grep -qF "$M0: a suspended device-mapper device (m0): its I/O waits until it is resumed; resume it ('dmsetup resume m0') first" /tmp/within.out
@@ -72,7 +53,7 @@ run dmsetup resume m0
 
 # suspended after the scan, before the table
 BDSADM_TEST_RUN_AT=assemble-table BDSADM_TEST_RUN="dmsetup suspend m0" \
-	within 60 bdsadm assemble --scan
+	bds_within 60 bdsadm assemble --scan
 check "assemble, m0 suspended before the table: fails" [ "$within_rc" -ne 0 ]
 check "assemble, m0 suspended before the table: member 0 and m0 named" \
 	grep -qF "volume vol: member 0: $M0 is a suspended device-mapper device (m0): loading the volume would wait until it is resumed; resume it ('dmsetup resume m0') and assemble again; nothing was assembled" /tmp/within.out
@@ -80,7 +61,7 @@ check "assemble, m0 suspended before the table: vol not assembled" \
 	sh -c '! dmsetup info vol >/dev/null 2>&1'
 run dmsetup resume m0
 
-within 60 bdsadm assemble --scan
+bds_within 60 bdsadm assemble --scan
 expect_eq "$within_rc" 0 "assemble --scan after the resume"
 check "vol assembled" dmsetup info vol
 expect_eq "$(bds_gen_of "$M0")" "$G0" "m0's label generation unchanged"
@@ -89,7 +70,7 @@ expect_eq "$(bds_gen_of "$M0")" "$G0" "m0's label generation unchanged"
 bds_dm_create m3 "0 $(bds_sectors "$D") linear $(bds_majmin "$D") 0"
 M3=/dev/$(bds_dev /dev/mapper/m3)
 run dmsetup suspend m3
-within 60 bdsadm replace vol "$C" "$M3"
+bds_within 60 bdsadm replace vol "$C" "$M3"
 check "replace onto m3: refused" [ "$within_rc" -ne 0 ]
 check "replace onto m3: says why" \
 	grep -qF "$M3 is a suspended device-mapper device (m3): its I/O waits until it is resumed; resume it ('dmsetup resume m3') first" /tmp/within.out

@@ -16,30 +16,12 @@
 # check-kernels: 6.1
 # boot: own
 
-# shellcheck disable=SC1091
+# shellcheck disable=SC1091,SC2154 # within_rc: set by bds_within
 . /bds/guest-lib.sh
 
 bds_load_module
 modprobe dm-delay 2>/dev/null || true
 bds_four_disks
-
-# within SECONDS CMD...: run CMD in the background; fail the test unless
-# it ends within SECONDS (checked every 0.2 s); its status in $within_rc.
-within() {
-	_lim=$1
-	shift
-	"$@" >/tmp/within.out 2>&1 &
-	_pid=$!
-	_t=0
-	while kill -0 "$_pid" 2>/dev/null; do
-		[ "$_t" -ge $((_lim * 5)) ] && fail "still running after $_lim s: $*"
-		sleep 0.2
-		_t=$((_t + 1))
-	done
-	wait "$_pid"
-	within_rc=$?
-	cat /tmp/within.out
-}
 
 run bdsadm create vol --chunk 64K "$A" "$B" "$C"
 run bdsadm stop vol
@@ -47,19 +29,19 @@ S=$(bds_sectors "$D")
 bds_dm_create slow "0 $S delay $(bds_majmin "$D") 0 3600000"
 SLOW=/dev/$(bds_dev /dev/mapper/slow)
 
-within 60 bdsadm assemble --scan
+bds_within 60 bdsadm assemble --scan
 expect_eq "$within_rc" 0 "assemble --scan: done"
 check "assemble --scan: slow named as not answering" \
 	grep -qE "$SLOW: did not answer within 10 s; left out" /tmp/within.out
 check "assemble --scan: vol assembled beside it" dmsetup info vol
 run bdsadm stop vol
-within 30 bdsadm examine /dev/mapper/slow
+bds_within 30 bdsadm examine /dev/mapper/slow
 check "examine slow: bounded, and says so" grep -qF "did not answer within 10 s" /tmp/within.out
-within 30 bdsadm incremental /dev/mapper/slow
+bds_within 30 bdsadm incremental /dev/mapper/slow
 check "incremental slow: bounded, and says so" grep -qF "did not answer within 10 s" /tmp/within.out
-within 60 bdsadm incremental "$A"
-within 60 bdsadm incremental "$B"
-within 60 bdsadm incremental "$C"
+bds_within 60 bdsadm incremental "$A"
+bds_within 60 bdsadm incremental "$B"
+bds_within 60 bdsadm incremental "$C"
 check "incremental of the members: vol assembled" dmsetup info vol
 run bdsadm stop vol
 
