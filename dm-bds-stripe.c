@@ -105,13 +105,15 @@ struct bds_label_check {
  * The label reads of a batch of members, in flight together: a table of
  * many members waits for its slowest member's two reads, not for the sum
  * of all of them.  Copy 0 is the primary, copy 1 the backup; a NULL bio
- * is a copy not read (a member too small to carry a label).
+ * is a copy not read (a member that cannot carry a label, a backup that
+ * cannot fit).  Pages for @slots members of a batch.
  */
 #define BDS_LABEL_BATCH	16
 
 struct bds_label_reads {
 	atomic_t pending;
 	struct completion done;
+	unsigned int slots;
 	struct page *page[BDS_LABEL_BATCH][2];
 	struct bio *bio[BDS_LABEL_BATCH][2];
 	int rd[BDS_LABEL_BATCH][2];	/* each read's error, 0 when read */
@@ -161,21 +163,37 @@ static void bds_wait_reads(struct bds_label_reads *lr, unsigned int n,
 	reinit_completion(&lr->done);
 }
 
-/*
- * Where the backup copy of @bdev is: where a valid primary (read into
- * slot @i) says, or else at the member's end; 0 when it cannot fit.
- */
-static u64 bds_backup_of(struct bds_label_reads *lr, unsigned int i,
-			 struct block_device *bdev, struct bds_label *tmp)
+/* Can @bdev carry a label (bds_member_label() says why not)? */
+static bool bds_label_room(struct block_device *bdev)
 {
-	u64 size = bdev_nr_sectors(bdev), backup;
+	return bdev_nr_sectors(bdev) >= BDS_LABEL_MIN_MEMBER &&
+	       bdev_logical_block_size(bdev) <= 4096;
+}
 
-	backup = bds_label_backup_sector(size);
-	if (!lr->rd[i][0] &&
-	    !bds_label_read(page_address(lr->page[i][0]), BDS_LABEL_SIZE,
-			    BDS_LABEL_PRIMARY, tmp))
-		backup = tmp->backup_sector;
+/*
+ * Where the backup copy of a member of @size sectors is: where its
+ * primary says when the primary is valid (@primary), else at the end;
+ * 0 when it cannot fit.
+ */
+static u64 bds_backup_at(u64 size, const struct bds_label *primary)
+{
+	u64 backup = primary ? primary->backup_sector :
+			       bds_label_backup_sector(size);
+
 	return backup > size - BDS_LABEL_SECTORS ? 0 : backup;
+}
+
+/* Decode the primary read into slot @i into @l: @l, or NULL if invalid. */
+static const struct bds_label *bds_primary_of(struct bds_label_reads *lr,
+					      unsigned int i,
+					      struct bds_label *l,
+					      enum bds_label_err *err)
+{
+	if (lr->rd[i][0])
+		return NULL;
+	*err = bds_label_read(page_address(lr->page[i][0]), BDS_LABEL_SIZE,
+			      BDS_LABEL_PRIMARY, l);
+	return *err ? NULL : l;
 }
 
 /*
@@ -186,6 +204,7 @@ static void bds_read_batch(struct bds_ctx *sc, struct bds_label_reads *lr,
 			   unsigned int first, unsigned int n,
 			   struct bds_label *tmp)
 {
+	enum bds_label_err err;
 	struct block_device *bdev;
 	unsigned int i;
 	u64 backup;
@@ -194,17 +213,16 @@ static void bds_read_batch(struct bds_ctx *sc, struct bds_label_reads *lr,
 		bdev = sc->members[first + i].dev->bdev;
 		lr->rd[i][0] = 0;
 		lr->rd[i][1] = 0;
-		if (bdev_nr_sectors(bdev) >= BDS_LABEL_MIN_MEMBER &&
-		    bdev_logical_block_size(bdev) <= 4096)
+		if (bds_label_room(bdev))
 			bds_start_read(lr, i, 0, bdev, BDS_LABEL_PRIMARY);
 	}
 	bds_wait_reads(lr, n, 0);
 	for (i = 0; i < n; i++) {
 		bdev = sc->members[first + i].dev->bdev;
-		if (bdev_nr_sectors(bdev) < BDS_LABEL_MIN_MEMBER ||
-		    bdev_logical_block_size(bdev) > 4096)
+		if (!bds_label_room(bdev))
 			continue;
-		backup = bds_backup_of(lr, i, bdev, tmp);
+		backup = bds_backup_at(bdev_nr_sectors(bdev),
+				       bds_primary_of(lr, i, tmp, &err));
 		if (backup)
 			bds_start_read(lr, i, 1, bdev, backup);
 	}
@@ -220,19 +238,14 @@ static void bds_decode_copies(struct bds_label_reads *lr, unsigned int i,
 			      struct bds_label_check *lc,
 			      enum bds_label_err *err, int *rd)
 {
-	u64 size = bdev_nr_sectors(bdev);
 	u64 backup;
 
-	if (size < BDS_LABEL_MIN_MEMBER)
+	if (bdev_nr_sectors(bdev) < BDS_LABEL_MIN_MEMBER)
 		return;
 	rd[0] = lr->rd[i][0];
-	if (!rd[0])
-		err[0] = bds_label_read(page_address(lr->page[i][0]),
-					BDS_LABEL_SIZE, BDS_LABEL_PRIMARY,
-					&lc->copy[0]);
-	backup = err[0] ? bds_label_backup_sector(size) :
-		 lc->copy[0].backup_sector;
-	if (backup > size - BDS_LABEL_SECTORS)
+	backup = bds_backup_at(bdev_nr_sectors(bdev),
+			       bds_primary_of(lr, i, &lc->copy[0], &err[0]));
+	if (!backup)
 		return;
 	rd[1] = lr->rd[i][1];
 	if (!rd[1])
@@ -420,7 +433,8 @@ static int bds_check_checkpoint(struct bds_ctx *sc,
 	return -EINVAL;
 }
 
-static struct bds_label_reads *bds_alloc_reads(void)
+/* Buffers for batches of @slots members (at most BDS_LABEL_BATCH). */
+static struct bds_label_reads *bds_alloc_reads(unsigned int slots)
 {
 	struct bds_label_reads *lr = kzalloc(sizeof(*lr), GFP_KERNEL);
 	unsigned int i, c;
@@ -429,7 +443,8 @@ static struct bds_label_reads *bds_alloc_reads(void)
 		return NULL;
 	atomic_set(&lr->pending, 1);
 	init_completion(&lr->done);
-	for (i = 0; i < BDS_LABEL_BATCH; i++)
+	lr->slots = slots;
+	for (i = 0; i < slots; i++)
 		for (c = 0; c < 2; c++)
 			lr->page[i][c] = alloc_pages(GFP_KERNEL,
 						     get_order(BDS_LABEL_SIZE));
@@ -442,7 +457,7 @@ static void bds_free_reads(struct bds_label_reads *lr)
 
 	if (!lr)
 		return;
-	for (i = 0; i < BDS_LABEL_BATCH; i++)
+	for (i = 0; i < lr->slots; i++)
 		for (c = 0; c < 2; c++)
 			if (lr->page[i][c])
 				__free_pages(lr->page[i][c],
@@ -456,7 +471,7 @@ static bool bds_reads_ready(const struct bds_label_reads *lr)
 
 	if (!lr)
 		return false;
-	for (i = 0; i < BDS_LABEL_BATCH; i++)
+	for (i = 0; i < lr->slots; i++)
 		if (!lr->page[i][0] || !lr->page[i][1])
 			return false;
 	return true;
@@ -475,7 +490,7 @@ static int bds_check_labels(struct bds_ctx *sc)
 	int r = -ENOMEM;
 
 	lc = kvmalloc(sizeof(*lc), GFP_KERNEL);
-	lr = bds_alloc_reads();
+	lr = bds_alloc_reads(min_t(unsigned int, nr, BDS_LABEL_BATCH));
 	if (!lc || !bds_reads_ready(lr)) {
 		sc->ti->error = "Cannot allocate label buffers";
 		goto out;
