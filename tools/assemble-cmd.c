@@ -383,7 +383,7 @@ static enum asm_outcome assemble_one(const struct asm_ctx *c,
 	static char devs[BDS_MAX_MEMBERS][16];
 	const char *devp[BDS_MAX_MEMBERS];
 	const struct bds_label *l = r->label;
-	char dmuuid[BDS_DM_UUID_SZ], params[16384], why[128];
+	char dmuuid[BDS_DM_UUID_SZ], params[16384], why[512];
 	struct bds_dm_info info;
 	bool restriping;
 	u64 len;
@@ -409,9 +409,9 @@ static enum asm_outcome assemble_one(const struct asm_ctx *c,
 			return ASM_FAILED;
 		}
 		/* the target reads every member's labels as the table loads */
-		if (bds_dev_dm_suspended(f->dev, why, sizeof(why))) {
-			bds_err("volume %s: member %u: %s is a suspended device-mapper device (%s): loading the volume would wait until it is resumed; resume it ('dmsetup resume %s') and assemble again; nothing was assembled",
-				l->name, i, f->dev, why, why);
+		if (bds_dev_suspended(f->dev, why, sizeof(why))) {
+			bds_err("volume %s: member %u: %s, and so would loading the volume; nothing was assembled",
+				l->name, i, why);
 			return ASM_FAILED;
 		}
 		devp[i] = devs[i];

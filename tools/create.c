@@ -26,6 +26,7 @@
 #include "dm.h"
 #include "fmt.h"
 #include "label-io.h"
+#include "member-dev.h"
 #include "plan.h"
 #include "scan.h"
 #include "signature.h"
@@ -122,9 +123,8 @@ enum plan_status plan_check_holds(struct plan_ctx *c, const char *node,
 	int rc;
 
 	/* its probe and label reads, and later the table, would wait */
-	if (bds_dev_dm_suspended(node, why, sizeof(why)))
-		return plan_fail(c, "%s: a suspended device-mapper device (%s): its I/O waits until it is resumed; resume it ('dmsetup resume %s') first",
-				 node, why, why);
+	if (bds_dev_suspended(node, why, sizeof(why)))
+		return plan_fail(c, "%s", why);
 	rc = bds_signatures(node, what, sizeof(what));
 	if (rc < 0)
 		return plan_fail(c, "%s: %s", node, what);

@@ -4,6 +4,7 @@
  * (default), for udev (--export, KEY=VALUE lines) or for scripts
  * (--json).  Exit 0 when every device holds a valid label, 1 otherwise.
  */
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <string.h>
@@ -12,6 +13,7 @@
 #include "bdsadm.h"
 #include "fmt.h"
 #include "label-io.h"
+#include "member-dev.h"
 #include "volume.h"
 
 enum out_mode { OUT_HUMAN, OUT_EXPORT, OUT_JSON };
@@ -341,9 +343,14 @@ int bds_cmd_examine(int argc, char **argv)
 		u64 sectors;
 		int rc;
 
-		/* with a time limit: udev runs this for every block device */
-		rc = bds_labels_read_path(argv[i], BDS_READ_TIMEOUT_MS, &sectors,
-					  &dl, why, sizeof(why));
+		/*
+		 * With a time limit: udev runs this for every block device.
+		 * A suspended dm device is not read at all (it would only
+		 * time out).
+		 */
+		rc = bds_dev_suspended(argv[i], why, sizeof(why)) ? -EAGAIN :
+		     bds_labels_read_path(argv[i], BDS_READ_TIMEOUT_MS,
+					  &sectors, &dl, why, sizeof(why));
 		if (rc) {
 			bds_err("%s", why);
 			memset(&dl, 0, sizeof(dl));

@@ -41,6 +41,7 @@
 #include "config.h"
 #include "dm.h"
 #include "label-io.h"
+#include "member-dev.h"
 #include "run-lock.h"
 #include "systemd.h"
 
@@ -252,6 +253,11 @@ static int incremental(const char *dev)
 	if (stat(dev, &st) || !S_ISBLK(st.st_mode) ||
 	    !kernel_name(&st, kname, sizeof(kname))) {
 		bds_err("%s: not a block device", dev);
+		return BDS_EXIT_FAIL;
+	}
+	/* a suspended dm device would only time out */
+	if (bds_dev_suspended(dev, why, sizeof(why))) {
+		bds_err("%s", why);
 		return BDS_EXIT_FAIL;
 	}
 	rc = bds_labels_read_path(dev, BDS_READ_TIMEOUT_MS, &sectors, &dl, why,

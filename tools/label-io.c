@@ -14,7 +14,6 @@
 #include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
-#include <sys/sysmacros.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -292,39 +291,6 @@ static int collect(int fd, struct timed_read *t, int ms)
 	return 0;
 }
 
-/* One line of /sys/dev/block/MAJ:MIN/dm/@attr, without its newline. */
-static bool dm_attr(const struct stat *st, const char *attr, char *buf,
-		    size_t sz)
-{
-	char p[96];
-	FILE *f;
-	bool ok;
-
-	snprintf(p, sizeof(p), "/sys/dev/block/%u:%u/dm/%s",
-		 major(st->st_rdev), minor(st->st_rdev), attr);
-	f = fopen(p, "re");
-	if (!f)
-		return false;
-	ok = fgets(buf, (int)sz, f) != NULL;
-	fclose(f);
-	buf[ok ? strcspn(buf, "\n") : 0] = 0;
-	return ok;
-}
-
-bool bds_dev_dm_suspended(const char *path, char *name, size_t sz)
-{
-	struct stat st;
-	char v[8];
-
-	if (stat(path, &st) || !S_ISBLK(st.st_mode) ||
-	    !dm_attr(&st, "suspended", v, sizeof(v)) || strcmp(v, "1"))
-		return false;
-	if (!dm_attr(&st, "name", name, sz))
-		snprintf(name, sz, "%u:%u", major(st.st_rdev),
-			 minor(st.st_rdev));
-	return true;
-}
-
 /*
  * The open and the reads run in a child process: a read of a device that
  * stops answering cannot be interrupted, and would hold the caller (and
@@ -346,13 +312,6 @@ int bds_labels_read_path(const char *path, int timeout_ms, u64 *sectors,
 	rc = -ENOMEM;
 	if (!t || !buf)
 		goto out;
-	/* not even a read that must time out: say why at once */
-	if (bds_dev_dm_suspended(path, t->why, sizeof(t->why))) {
-		snprintf(why, whysz, "%s: a suspended device-mapper device (%s): a read waits until it is resumed ('dmsetup resume %s')",
-			 path, t->why, t->why);
-		rc = -EAGAIN;
-		goto out;
-	}
 	memset(t, 0, sizeof(*t));
 	rc = pipe2(pfd, O_CLOEXEC) ? -errno : 0;
 	if (!rc) {

@@ -65,18 +65,10 @@ int bds_labels_read(const struct bds_dev *d, struct bds_dev_labels *out);
  * answering (a dead disk, a dm device that queues its I/O) never holds
  * the caller longer.  *@sectors: the device's size (0 if it could not be
  * opened); a device too small for a label has none.  Returns 0, or
- * -errno with the reason in @why: -ETIMEDOUT when it did not answer,
- * -EAGAIN at once for a suspended device-mapper device (its reads would
- * wait for its resume), or the open's or the read's error.
+ * -errno with the reason in @why: -ETIMEDOUT when it did not answer, or
+ * the open's or the read's error.
  */
 #define BDS_READ_TIMEOUT_MS	10000
-
-/*
- * Is the block device @path a device-mapper device that is suspended now
- * (its I/O, and the label reads of a table loaded over it, wait until it
- * is resumed)?  Its dm name goes to @name.  False for anything else.
- */
-bool bds_dev_dm_suspended(const char *path, char *name, size_t sz);
 
 int bds_labels_read_path(const char *path, int timeout_ms, u64 *sectors,
 			 struct bds_dev_labels *out, char *why, size_t whysz);

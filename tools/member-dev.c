@@ -64,6 +64,26 @@ void bds_member_dev(const char *majmin, struct bds_member_dev *d)
 	controller_of(disk, d->controller, sizeof(d->controller));
 }
 
+void bds_suspended_why(char *why, size_t sz, const char *path,
+		       const char *name)
+{
+	snprintf(why, sz, "%s is a suspended device-mapper device (%s): its I/O waits for 'dmsetup resume %s'",
+		 path, name[0] ? name : "?", name[0] ? name : path);
+}
+
+bool bds_dev_suspended(const char *path, char *why, size_t sz)
+{
+	char mm[32], dir[64], name[128];
+
+	if (!bds_majmin_of(path, mm, sizeof(mm)))
+		return false;
+	snprintf(dir, sizeof(dir), "/sys/dev/block/%s", mm);
+	if (!dm_suspended(dir, name, sizeof(name)))
+		return false;
+	bds_suspended_why(why, sz, path, name);
+	return true;
+}
+
 bool bds_majmin_of(const char *path, char *buf, size_t sz)
 {
 	struct stat st;

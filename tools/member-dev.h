@@ -30,4 +30,16 @@ void bds_member_dev(const char *majmin, struct bds_member_dev *d);
 /* "MAJ:MIN" of the block device @path in @buf; false if it is none. */
 bool bds_majmin_of(const char *path, char *buf, size_t sz);
 
+/*
+ * A suspended device-mapper device holds every read of it, and a table
+ * loaded over it, until it is resumed.  bds_suspended_why() says so in
+ * @why for the device @path of dm name @name, the one text every verb
+ * uses ("PATH is a suspended device-mapper device (NAME): its I/O waits
+ * for 'dmsetup resume NAME'"); bds_dev_suspended() tells whether @path
+ * is one, and then says so.
+ */
+void bds_suspended_why(char *why, size_t sz, const char *path,
+		       const char *name);
+bool bds_dev_suspended(const char *path, char *why, size_t sz);
+
 #endif /* BDS_MEMBER_DEV_H */

@@ -109,9 +109,8 @@ static int check_new(struct rpl *x, const char *new)
 	for (i = 0; i < x->vol.nr_members; i++)
 		if (!strcmp(x->vol.dev[i], x->new_dev))
 			return rpl_refuse(x, "%s is member %u of the volume already", new, i);
-	if (bds_dev_dm_suspended(new, what, sizeof(what)))
-		return rpl_refuse(x, "%s is a suspended device-mapper device (%s): its I/O waits until it is resumed; resume it ('dmsetup resume %s') first",
-				  new, what, what);
+	if (bds_dev_suspended(new, what, sizeof(what)))
+		return rpl_refuse(x, "%s", what);
 	rc = bds_signatures(new, what, sizeof(what));
 	if (rc < 0)
 		return rpl_refuse(x, "%s: %s", new, what);

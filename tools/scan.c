@@ -11,7 +11,9 @@
 
 #include "dm.h"
 #include "label-io.h"
+#include "member-dev.h"
 #include "scan.h"
+#include "sysfs.h"
 
 #define SCAN_MAX	4096
 
@@ -37,25 +39,6 @@ static bool is_our_volume(const char *sysfs, const char *name)
 			strlen(BDS_DM_MIRROR_PREFIX));
 }
 
-/* One line of @sysfs/class/block/@name/dm/@attr, "" if none. */
-static void dm_attr(const char *sysfs, const char *name, const char *attr,
-		    char *v, size_t sz)
-{
-	char path[512];
-	FILE *f;
-
-	v[0] = 0;
-	snprintf(path, sizeof(path), "%s/class/block/%s/dm/%s", sysfs, name,
-		 attr);
-	f = fopen(path, "re");
-	if (!f)
-		return;
-	if (!fgets(v, (int)sz, f))
-		v[0] = 0;
-	fclose(f);
-	v[strcspn(v, "\n")] = 0;
-}
-
 /*
  * A suspended device-mapper device would hold every read until it is
  * resumed: not looked at (lvm2 skips them too), and said, for it may be
@@ -63,14 +46,14 @@ static void dm_attr(const char *sysfs, const char *name, const char *attr,
  */
 static bool is_suspended(const char *sysfs, const char *name)
 {
-	char v[8], dm[128];
+	char dir[512], dev[300], dm[128], why[768];
 
-	dm_attr(sysfs, name, "suspended", v, sizeof(v));
-	if (strcmp(v, "1"))
+	snprintf(dir, sizeof(dir), "%s/class/block/%s", sysfs, name);
+	if (!dm_suspended(dir, dm, sizeof(dm)))
 		return false;
-	dm_attr(sysfs, name, "name", dm, sizeof(dm));
-	fprintf(stderr, "bdsadm: /dev/%s: a suspended device-mapper device (%s): a read waits until it is resumed ('dmsetup resume %s'); left out\n",
-		name, dm, dm);
+	snprintf(dev, sizeof(dev), "/dev/%s", name);
+	bds_suspended_why(why, sizeof(why), dev, dm);
+	fprintf(stderr, "bdsadm: %s; left out\n", why);
 	return true;
 }
 
@@ -110,7 +93,7 @@ static void look_at(struct bds_scan *s, const char *name)
 	snprintf(path, sizeof(s->paths[0]), "/dev/%s", name);
 	rc = bds_labels_read_path(path, BDS_READ_TIMEOUT_MS, &sectors, &dl,
 				  why, sizeof(why));
-	if (rc == -ETIMEDOUT || rc == -EAGAIN) {
+	if (rc == -ETIMEDOUT) {
 		fprintf(stderr, "bdsadm: %s; left out\n", why);
 		return;
 	}

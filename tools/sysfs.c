@@ -42,6 +42,17 @@ bool read_attr(const char *dir, const char *attr, char *buf, size_t sz)
 	return true;
 }
 
+bool dm_suspended(const char *dir, char *name, size_t sz)
+{
+	char v[8];
+
+	if (!read_attr(dir, "dm/suspended", v, sizeof(v)) || strcmp(v, "1"))
+		return false;
+	if (!read_attr(dir, "dm/name", name, sz))
+		name[0] = '\0';
+	return true;
+}
+
 bool read_u64_attr(const char *dir, const char *attr, u64 *v)
 {
 	char buf[64];

@@ -18,6 +18,11 @@ bool read_u64_attr(const char *dir, const char *attr, u64 *v);
 bool exists(const char *dir, const char *name);
 /* The names in a directory, natural order, blank-separated ("" if none). */
 void list_dir(const char *dir, char *out, size_t sz);
+/*
+ * Is the block device of sysfs directory @dir a device-mapper device that
+ * is suspended now?  Its dm name goes to @name ("" if it cannot be read).
+ */
+bool dm_suspended(const char *dir, char *name, size_t sz);
 /* The partitions (subdirectories with a "partition" file) of a disk. */
 void list_partitions(const char *diskdir, char *out, size_t sz);
 /*

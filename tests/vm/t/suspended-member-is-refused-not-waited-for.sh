@@ -28,37 +28,39 @@ bds_four_disks
 S=$(bds_sectors "$A")
 bds_dm_create m0 "0 $S linear $(bds_majmin "$A") 0"
 M0=/dev/$(bds_dev /dev/mapper/m0)
+# what every verb says of a suspended device
+susp() { echo "$1 is a suspended device-mapper device ($2): its I/O waits for 'dmsetup resume $2'"; }
+# refused WHAT TEXT: the last bds_within run failed, said TEXT, and left
+# no volume "vol"
+refused() {
+	check "$1: fails" [ "$within_rc" -ne 0 ]
+	check "$1: says why and what to do" grep -qF "$2" /tmp/within.out
+	check "$1: vol not assembled" sh -c '! dmsetup info vol >/dev/null 2>&1'
+}
 run bdsadm create vol --chunk 64K "$M0" "$B" "$C"
 run bdsadm stop vol
 G0=$(bds_gen_of "$M0")
 
 run dmsetup suspend m0
 bds_within 60 bdsadm assemble --scan
-check "assemble --scan: fails (a member is left out)" [ "$within_rc" -ne 0 ]
-check "assemble --scan: m0 named as suspended and left out" \
-	grep -qF "$M0: a suspended device-mapper device (m0): a read waits until it is resumed ('dmsetup resume m0'); left out" /tmp/within.out
+refused "assemble --scan, m0 suspended" "$(susp "$M0" m0); left out"
 check "assemble --scan: no time limit was waited out" \
 	sh -c '! grep -qF "did not answer" /tmp/within.out'
-check "assemble --scan: vol not assembled" sh -c '! dmsetup info vol >/dev/null 2>&1'
 bds_within 60 bdsadm examine "$M0"
-check "examine m0: says it is suspended" grep -qF "a suspended device-mapper device (m0)" /tmp/within.out
+check "examine m0: fails" [ "$within_rc" -ne 0 ]
+check "examine m0: says it is suspended" grep -qxF "bdsadm: $(susp "$M0" m0)" /tmp/within.out
 bds_within 60 bdsadm incremental "$M0"
-check "incremental m0: fails" [ "$within_rc" -ne 0 ]
-check "incremental m0: says it is suspended" grep -qF "a suspended device-mapper device (m0)" /tmp/within.out
+refused "incremental m0" "bdsadm: $(susp "$M0" m0)"
 bds_within 60 bdsadm create other --chunk 64K "$M0" "$D"
 check "create over m0: refused" [ "$within_rc" -ne 0 ]
-check "create over m0: says why and what to do" \
-	grep -qF "$M0: a suspended device-mapper device (m0): its I/O waits until it is resumed; resume it ('dmsetup resume m0') first" /tmp/within.out
+check "create over m0: says why and what to do" grep -qF "$(susp "$M0" m0)" /tmp/within.out
 run dmsetup resume m0
 
 # suspended after the scan, before the table
 BDSADM_TEST_RUN_AT=assemble-table BDSADM_TEST_RUN="dmsetup suspend m0" \
 	bds_within 60 bdsadm assemble --scan
-check "assemble, m0 suspended before the table: fails" [ "$within_rc" -ne 0 ]
-check "assemble, m0 suspended before the table: member 0 and m0 named" \
-	grep -qF "volume vol: member 0: $M0 is a suspended device-mapper device (m0): loading the volume would wait until it is resumed; resume it ('dmsetup resume m0') and assemble again; nothing was assembled" /tmp/within.out
-check "assemble, m0 suspended before the table: vol not assembled" \
-	sh -c '! dmsetup info vol >/dev/null 2>&1'
+refused "assemble, m0 suspended before the table" \
+	"volume vol: member 0: $(susp "$M0" m0), and so would loading the volume; nothing was assembled"
 run dmsetup resume m0
 
 bds_within 60 bdsadm assemble --scan
@@ -72,8 +74,7 @@ M3=/dev/$(bds_dev /dev/mapper/m3)
 run dmsetup suspend m3
 bds_within 60 bdsadm replace vol "$C" "$M3"
 check "replace onto m3: refused" [ "$within_rc" -ne 0 ]
-check "replace onto m3: says why" \
-	grep -qF "$M3 is a suspended device-mapper device (m3): its I/O waits until it is resumed; resume it ('dmsetup resume m3') first" /tmp/within.out
+check "replace onto m3: says why" grep -qF "$(susp "$M3" m3)" /tmp/within.out
 run dmsetup resume m3
 check "vol still over m0, B and C" sh -c "dmsetup table vol | grep -F '$(bds_majmin "$C")' >/dev/null"
 bds_dm_remove m3
