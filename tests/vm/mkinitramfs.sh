@@ -154,9 +154,13 @@ elf_needs() {
 copy_libs() { # shared libraries of an ELF file, via ldd (or its DT_NEEDED)
 	local lib
 	if [ -n "$R" ]; then
+		# a file, not a pipe: a library elf_needs cannot find must
+		# stop the build (its die ends only its own subshell)
+		elf_needs "$1" >"$ST/.needs" || die "the libraries of $1: see above"
 		while IFS= read -r lib; do
 			[ -n "$lib" ] && copy_file "$lib"
-		done < <(elf_needs "$1")
+		done <"$ST/.needs"
+		rm -f "$ST/.needs"
 		return 0
 	fi
 	while IFS= read -r lib; do
