@@ -313,6 +313,12 @@ static const struct bds_label *bds_member_label(struct bds_ctx *sc,
 		ti->error = "Member has no valid bds-stripe label";
 		return NULL;
 	}
+	if (lc->copy[pick].incompat & BDS_LABEL_INCOMPAT_ADOPT) {
+		DMERR("member %u (%s): its label is of an adoption from md not finished",
+		      m, mb->dev->name);
+		ti->error = "Member's adoption from md is not finished: run bdsadm assemble";
+		return NULL;
+	}
 	*r = 0;
 	return &lc->copy[pick];
 }

@@ -468,6 +468,10 @@ static enum bds_label_err bds_label_decode_copy(const u8 *buf, size_t len,
 	err = bds_label_check_place(l);
 	if (err)
 		return err;
+	/* 34: ADOPT only in a backup copy */
+	if ((l->incompat & BDS_LABEL_INCOMPAT_ADOPT) &&
+	    l->label_sector != l->backup_sector)
+		return BDS_LABEL_ERR_PLACE;
 	err = bds_label_decode_owner(h, l);
 	if (!err)
 		err = bds_label_decode_weights_mode(h, l);
@@ -541,6 +545,7 @@ void bds_label_encode(const struct bds_label *l, u8 *buf)
 	for (i = 0; i < l->nr_members && i < BDS_MAX_MEMBERS; i++)
 		if (l->weight[i] != 1)
 			incompat |= BDS_LABEL_INCOMPAT_WEIGHTS;
+	incompat |= l->incompat & BDS_LABEL_INCOMPAT_ADOPT;
 	h->incompat = cpu_to_le32(incompat);
 	if (l->owner[0]) {
 		compat |= BDS_LABEL_COMPAT_OWNER;

@@ -43,11 +43,21 @@
  *            exactly when those bytes are not all zero.  Older readers
  *            refuse a volume mid-restripe instead of mapping it by one
  *            geometry.
+ *   ADOPT    an adoption from md (bdsadm adopt) is under way: this copy
+ *            is a backup written before the member's primary place,
+ *            which still holds md's superblock, was overwritten.  Only
+ *            ever in a backup copy.  The kernel refuses such a label;
+ *            bdsadm assemble finishes the adoption once md can no
+ *            longer assemble the array, and refuses before.  Older
+ *            readers refuse it as an unknown feature, so no reader
+ *            takes a member that md may still assemble.
  */
 #define BDS_LABEL_INCOMPAT_WEIGHTS	0x00000001U
 #define BDS_LABEL_INCOMPAT_RESHAPE	0x00000002U
+#define BDS_LABEL_INCOMPAT_ADOPT	0x00000004U
 #define BDS_LABEL_INCOMPAT_KNOWN	(BDS_LABEL_INCOMPAT_WEIGHTS | \
-					 BDS_LABEL_INCOMPAT_RESHAPE)
+					 BDS_LABEL_INCOMPAT_RESHAPE | \
+					 BDS_LABEL_INCOMPAT_ADOPT)
 /*
  * Compatible features: a reader that does not know a bit set here uses
  * the label as if the bit were clear, and a writer that does not know it

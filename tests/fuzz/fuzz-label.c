@@ -54,6 +54,7 @@
  *     every old member's data moving down (forward) or up (backward)
  *     to 24 or later, and this member's old data, if any, ending at or
  *     before its backup; without RESHAPE every decoded field of it zero.
+ *     ADOPT (incompat bit 2) only in a copy at the backup sector.
  *  4. An accepted copy encodes back (bds_label_encode()) to the same
  *     bytes outside the reserved areas (head 148..151 and 220..255) and
  *     "compat" (144..147, written back with the known bits only; the
@@ -252,7 +253,7 @@ static void check_decoded(const struct bds_label *l)
 			weighted = true;
 	}
 	/* "incompat": WEIGHTS set exactly for weights != 1, and RESHAPE */
-	FUZZ_CHECK((l->incompat & ~2U) == (weighted ? 1U : 0U),
+	FUZZ_CHECK((l->incompat & ~6U) == (weighted ? 1U : 0U),
 		   "incompat 0x%x with%s weights", l->incompat,
 		   weighted ? "" : "out");
 
@@ -282,6 +283,10 @@ static void check_decoded(const struct bds_label *l)
 		   (unsigned long long)backup);
 	FUZZ_CHECK(l->label_sector == 8 || l->label_sector == l->backup_sector,
 		   "label_sector %llu", (unsigned long long)l->label_sector);
+	/* ADOPT (incompat bit 2) only in a backup copy */
+	FUZZ_CHECK(!(l->incompat & 4) || l->label_sector == l->backup_sector,
+		   "ADOPT in a copy at sector %llu",
+		   (unsigned long long)l->label_sector);
 
 	gerr = bds_layout_init(&layout, l->chunk_sectors, l->group_size,
 			       l->nr_groups, (enum bds_order_mode)l->layout);

@@ -106,6 +106,17 @@ static inline void golden_owner_label(struct bds_label *l)
  * WEIGHTS_MODE and weights_mode 1.  tests/libbds/golden/
  * label-v1-weights-mode.bin is this label as written.
  */
+/*
+ * The adopting golden label: the golden label as the backup copy that
+ * bdsadm adopt writes first (incompat ADOPT, at the backup sector).
+ */
+static inline void golden_adopt_label(struct bds_label *l)
+{
+	golden_label(l);
+	l->incompat = BDS_LABEL_INCOMPAT_ADOPT;
+	l->label_sector = l->backup_sector;
+}
+
 static inline void golden_weights_mode_label(struct bds_label *l)
 {
 	golden_weighted_label(l);

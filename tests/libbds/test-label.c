@@ -247,7 +247,8 @@ static const struct mutation mutations[] = {
 	{ "version 0", 8, 4, 0, NULL, BDS_LABEL_ERR_VERSION, false },
 	{ "label size 4096", 12, 4, 4096, NULL, BDS_LABEL_ERR_SIZE, false },
 	{ "crc off by one", 16, 4, 0x4a8b05a9, NULL, BDS_LABEL_ERR_CRC, true },
-	{ "incompat feature 0x4", 20, 4, 4, NULL, BDS_LABEL_ERR_INCOMPAT, false },
+	{ "incompat ADOPT in a primary copy", 20, 4, 4, NULL, BDS_LABEL_ERR_PLACE, false },
+	{ "incompat feature 0x8", 20, 4, 8, NULL, BDS_LABEL_ERR_INCOMPAT, false },
 	{ "incompat RESHAPE without its section", 20, 4, 2, NULL, BDS_LABEL_ERR_RESHAPE, false },
 	{ "incompat feature 0x80000000", 20, 4, 0x80000000U, NULL, BDS_LABEL_ERR_INCOMPAT, false },
 	{ "incompat WEIGHTS, every weight 1", 20, 4, 1, NULL, BDS_LABEL_ERR_WEIGHT, false },
@@ -645,7 +646,7 @@ static void test_weighted_rules(void)
 {
 	static const struct mutation wm[] = {
 		{ "WEIGHTS bit cleared, weights 3,1,2", 20, 4, 0, NULL, BDS_LABEL_ERR_WEIGHT, false },
-		{ "unknown bit beside WEIGHTS", 20, 4, 5, NULL, BDS_LABEL_ERR_INCOMPAT, false },
+		{ "unknown bit beside WEIGHTS", 20, 4, 9, NULL, BDS_LABEL_ERR_INCOMPAT, false },
 		{ "weight 256", 1280 + 24, 4, 256, NULL, BDS_LABEL_ERR_WEIGHT, false },
 		{ "weight 0", 1280 + 96 + 24, 4, 0, NULL, BDS_LABEL_ERR_WEIGHT, false },
 		{ "layout sequential with weights", 92, 4, 1, NULL, BDS_LABEL_ERR_GEOMETRY, false },
@@ -754,6 +755,54 @@ static void test_owner_rules(void)
 	check(bds_label_decode(buf, sizeof(buf), &l) == BDS_LABEL_OK &&
 	      l.compat == 0 && !l.owner[0],
 	      "an unknown compat bit alone: valid, no owner");
+}
+
+static u8 agolden[BDS_LABEL_SIZE];
+
+/*
+ * The adopting golden vector (a backup copy with ADOPT): its description
+ * encodes to it and back; it differs from the golden label only in
+ * incompat, label_sector and the crc; a reader of 1.8.3 and before
+ * refuses it for the unknown bit, and ADOPT is valid only in a backup.
+ */
+static void test_adopt_golden(void)
+{
+	static u8 buf[BDS_LABEL_SIZE];
+	struct bds_label want, l;
+	enum bds_label_err err;
+	size_t i, diff = 0;
+
+	golden_adopt_label(&want);
+	bds_label_encode(&want, buf);
+	check(!memcmp(buf, agolden, sizeof(buf)),
+	      "adopting golden: its description encodes to the file byte for byte");
+	check(U(get64(agolden, 16) & 0xffffffff) == 0x4660554c,
+	      "adopting golden: crc 0x%08llx", U(get64(agolden, 16) & 0xffffffff));
+	check(U(get64(agolden, 20) & 0xffffffff) == BDS_LABEL_INCOMPAT_ADOPT &&
+	      get64(agolden, 120) == GOLDEN_MEMBER_SECTORS - 16,
+	      "adopting golden: incompat ADOPT (4) at 20, label_sector the backup's at 120");
+	for (i = 0; i < BDS_LABEL_SIZE; i++)
+		if (agolden[i] != golden[i] && !(i >= 16 && i < 24) &&
+		    !(i >= 120 && i < 128))
+			diff++;
+	check(!diff, "adopting golden: the rest is the golden label's (%zu bytes differ)",
+	      diff);
+	err = bds_label_read(agolden, sizeof(agolden), GOLDEN_MEMBER_SECTORS - 16, &l);
+	check(err == BDS_LABEL_OK && !memcmp(&l, &want, sizeof(l)),
+	      "adopting golden decodes to its description: %s",
+	      bds_label_error(err));
+	/* rule 6 of 1.8.3: no incompat bit but WEIGHTS and RESHAPE */
+	check((get64(agolden, 20) & 0xffffffff &
+	       ~(u64)(BDS_LABEL_INCOMPAT_WEIGHTS | BDS_LABEL_INCOMPAT_RESHAPE)) != 0,
+	      "adopting golden: a reader that knows WEIGHTS and RESHAPE only refuses it (rule 6)");
+	memcpy(buf, agolden, sizeof(buf));
+	put64(buf, 120, 8);
+	buf[20] |= BDS_LABEL_INCOMPAT_ADOPT;
+	refix_crc(buf);
+	err = bds_label_decode(buf, sizeof(buf), &l);
+	check(err == BDS_LABEL_ERR_PLACE,
+	      "adopting golden written as a primary (label_sector 8): %s",
+	      bds_label_error(err));
 }
 
 static u8 mgolden[BDS_LABEL_SIZE];
@@ -949,7 +998,7 @@ static void test_reshape_rules(void)
 {
 	static const struct mutation rm[] = {
 		{ "RESHAPE cleared, section kept", 20, 4, 0, NULL, BDS_LABEL_ERR_RESHAPE, false },
-		{ "RESHAPE and an unknown bit", 20, 4, 6, NULL, BDS_LABEL_ERR_INCOMPAT, false },
+		{ "RESHAPE and an unknown bit", 20, 4, 10, NULL, BDS_LABEL_ERR_INCOMPAT, false },
 		{ "a reserved byte of the section", 448, 1, 1, NULL, BDS_LABEL_ERR_RESHAPE, false },
 		{ "the section's last reserved byte", 511, 1, 0x80, NULL, BDS_LABEL_ERR_RESHAPE, false },
 		{ "old nr_members 0", 396, 4, 0, NULL, BDS_LABEL_ERR_RESHAPE_GEOMETRY, false },
@@ -1126,10 +1175,10 @@ static void test_reshape_round_trip(void)
 int main(int argc, char **argv)
 {
 	tap_rng = 0x6c6162656c2d7631ULL;
-	if (argc != 6 || !load_file(argv[2], wgolden) || !load_file(argv[3], ogolden) ||
+	if (argc != 7 || !load_file(argv[2], wgolden) || !load_file(argv[3], ogolden) ||
 	    !load_file(argv[4], rgolden) || !load_file(argv[5], mgolden) ||
-	    !load_golden(argv[1])) {
-		fprintf(stderr, "usage: test-label GOLDEN-FILE WEIGHTED-GOLDEN-FILE OWNER-GOLDEN-FILE RESHAPE-GOLDEN-FILE WEIGHTS-MODE-GOLDEN-FILE (8192 bytes each)\n");
+	    !load_file(argv[6], agolden) || !load_golden(argv[1])) {
+		fprintf(stderr, "usage: test-label GOLDEN-FILE WEIGHTED-GOLDEN-FILE OWNER-GOLDEN-FILE RESHAPE-GOLDEN-FILE WEIGHTS-MODE-GOLDEN-FILE ADOPT-GOLDEN-FILE (8192 bytes each)\n");
 		return 2;
 	}
 	test_crc();
@@ -1151,5 +1200,7 @@ int main(int argc, char **argv)
 	test_reshape_bytes_read();
 	test_reshape_rules();
 	test_reshape_round_trip();
+	test_adopt_golden();
+	test_corruption_of(agolden, "adopting golden: ");
 	return tap_done();
 }
