@@ -28,6 +28,7 @@
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 
+#include "adopt-finish.h"
 #include "assemble.h"
 #include "bdsadm.h"
 #include "config.h"
@@ -476,6 +477,72 @@ static enum asm_outcome check_decision(const struct asm_ctx *c,
 	return ASM_DONE;
 }
 
+/* The volume asked for, by @uuid or @name: its UUID, or NULL. */
+static const u8 *volume_uuid(const struct asm_ctx *c, const char *name,
+			     const u8 *uuid)
+{
+	size_t i;
+
+	for (i = 0; i < c->s.n; i++) {
+		const struct bds_label *l = &c->s.found[i].label;
+
+		if (uuid ? !memcmp(l->volume_uuid, uuid, BDS_UUID_LEN) :
+		    !strcmp(l->name, name))
+			return l->volume_uuid;
+	}
+	return NULL;
+}
+
+/*
+ * An adoption from md cut short (adopt-finish.h) is finished before the
+ * decision; here, one that is not (md's array whole, a member missing,
+ * or automatic assembly, which writes to no disk) refuses the volume.
+ */
+static bool adoption_done(const struct asm_ctx *c, const char *name,
+			  const u8 *uuid)
+{
+	const u8 *vu = volume_uuid(c, name, uuid);
+	struct bds_adopt_result ar;
+	char msg[1024];
+
+	if (!vu || bds_adopt_decide(c->s.found, c->s.n, vu, &ar) ==
+	    BDS_ADOPT_NONE || (ar.verdict == BDS_ADOPT_FINISH && ar.backup_only))
+		return true;
+	bds_adopt_message(&ar, msg, sizeof(msg));
+	bds_err("%s", msg);
+	return false;
+}
+
+/* Finish the adoptions cut short of the volumes asked for; true if any. */
+static bool finish_adoptions(const struct asm_ctx *c)
+{
+	u8 (*uuids)[BDS_UUID_LEN];
+	struct bds_adopt_result ar;
+	const u8 *want = NULL;
+	bool wrote = false;
+	size_t nv, i;
+
+	if (!c->scan)
+		want = volume_uuid(c, c->have_uuid ? NULL : c->name,
+				   c->have_uuid ? c->uuid : NULL);
+	if (!c->scan && !want)
+		return false;
+	nv = bds_volumes(c->s.found, c->s.n, NULL, 0);
+	uuids = calloc(nv ? nv : 1, sizeof(*uuids));
+	if (!uuids)
+		return false;
+	bds_volumes(c->s.found, c->s.n, uuids, nv);
+	for (i = 0; i < nv; i++) {
+		if (want && memcmp(want, uuids[i], BDS_UUID_LEN))
+			continue;
+		if (bds_adopt_decide(c->s.found, c->s.n, uuids[i], &ar) ==
+		    BDS_ADOPT_FINISH && !bds_adopt_finish(c->s.found, &ar))
+			wrote = true;
+	}
+	free(uuids);
+	return wrote;
+}
+
 static enum asm_outcome decide_and_assemble(const struct asm_ctx *c,
 					    const char *name, const u8 *uuid)
 {
@@ -483,6 +550,9 @@ static enum asm_outcome decide_and_assemble(const struct asm_ctx *c,
 	char msg[4096], dmuuid[BDS_DM_UUID_SZ], active[BDS_DM_NAME_SZ];
 	char dm[BDS_DM_NAME_SZ + 8];
 	enum asm_outcome o;
+
+	if (!adoption_done(c, name, uuid))
+		return ASM_FAILED;
 
 	if (bds_assemble_at(c->s.found, c->s.n, name, uuid, c->generation,
 			    &r) != BDS_ASM_OK) {
@@ -631,6 +701,13 @@ int bds_cmd_assemble(int argc, char **argv)
 	if (bds_scan("/sys", &c.s)) {
 		bds_err("cannot list the block devices under /sys/class/block");
 		return BDS_EXIT_FAIL;
+	}
+	if (!c.no_rollback && finish_adoptions(&c)) {
+		bds_scan_free(&c.s);
+		if (bds_scan("/sys", &c.s)) {
+			bds_err("cannot list the block devices under /sys/class/block");
+			return BDS_EXIT_FAIL;
+		}
 	}
 	if (c.scan)
 		rc = assemble_all(&c);

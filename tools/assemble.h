@@ -91,6 +91,11 @@ struct bds_found {
 	 * backup copy is written after it).
 	 */
 	bool single;
+	/*
+	 * A copy of this device carries incompat ADOPT: an adoption from md
+	 * (bdsadm adopt) did not finish on it (adopt-finish.c).
+	 */
+	bool adopting;
 };
 
 enum bds_asm_verdict {

@@ -78,9 +78,9 @@ bool bds_dm_create_target(const char *name, const char *uuid, u64 length,
 	return bds_dm_create_table(name, uuid, &t, 1, ra_sectors, ra_minimum);
 }
 
-bool bds_dm_create_table(const char *name, const char *uuid,
+static bool create_table(const char *name, const char *uuid,
 			 const struct bds_dm_tgt *t, size_t n,
-			 u32 ra_sectors, bool ra_minimum)
+			 u32 ra_sectors, bool ra_minimum, bool ro)
 {
 	struct dm_task *dmt = task(DM_DEVICE_CREATE, name);
 	uint32_t cookie = 0;
@@ -90,6 +90,8 @@ bool bds_dm_create_table(const char *name, const char *uuid,
 	if (!dmt)
 		return false;
 	if (uuid && !dm_task_set_uuid(dmt, uuid))
+		goto out;
+	if (ro && !dm_task_set_ro(dmt))
 		goto out;
 	for (i = 0; i < n; i++)
 		if (!dm_task_add_target(dmt, t[i].start, t[i].length,
@@ -107,6 +109,20 @@ bool bds_dm_create_table(const char *name, const char *uuid,
 out:
 	dm_task_destroy(dmt);
 	return ok;
+}
+
+bool bds_dm_create_table(const char *name, const char *uuid,
+			 const struct bds_dm_tgt *t, size_t n,
+			 u32 ra_sectors, bool ra_minimum)
+{
+	return create_table(name, uuid, t, n, ra_sectors, ra_minimum, false);
+}
+
+bool bds_dm_create_ro(const char *name, u64 length, const char *params)
+{
+	struct bds_dm_tgt t = { 0, length, "bds-stripe", params };
+
+	return create_table(name, NULL, &t, 1, 0, false, true);
 }
 
 bool bds_dm_remove(const char *name)

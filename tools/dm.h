@@ -69,6 +69,13 @@ bool bds_dm_create_table(const char *name, const char *uuid,
 			 u32 ra_sectors, bool ra_minimum);
 
 /*
+ * Create @name read-only, no dm UUID, with "0 @length bds-stripe
+ * @params": a table to read a volume through before anything is written
+ * (bdsadm adopt's comparison).
+ */
+bool bds_dm_create_ro(const char *name, u64 length, const char *params);
+
+/*
  * Replace @name's live table by one target "0 @length @ttype @params":
  * load it, suspend (in-flight I/O completes), resume (the new table is
  * live).  On false the table was refused and the old one stays live, or

@@ -499,7 +499,9 @@ int bds_labels_wipe(const struct bds_dev *d, const struct bds_label_id *was)
 	rc = -ESTALE;
 	if (memcmp(&now, was, sizeof(now)))
 		goto out;
-	rc = zero_at(d, zero, BDS_LABEL_PRIMARY);
+	/* the primary's place, unless another tool's data is there */
+	rc = dl->err[0] == BDS_LABEL_ERR_MAGIC ? 0 :
+	     zero_at(d, zero, BDS_LABEL_PRIMARY);
 	if (!rc && d->sectors >= BDS_LABEL_MIN_MEMBER)
 		rc = zero_at(d, zero, bds_label_backup_sector(d->sectors));
 	if (!rc && dl->err[0] == BDS_LABEL_OK)

@@ -132,7 +132,10 @@ int bds_label_write_backup(const struct bds_dev *d,
 
 /*
  * Erase both copies (zeroes), where they are now and where a valid
- * primary says the backup is, if the device holds @was.  Returns 0 or
+ * primary says the backup is, if the device holds @was.  The primary's
+ * place is left alone when it does not start with the label's magic:
+ * another tool's metadata (md's superblock, during an adoption) lies
+ * there.  Returns 0 or
  * -errno (-ESTALE: see above).
  */
 int bds_labels_wipe(const struct bds_dev *d, const struct bds_label_id *was);

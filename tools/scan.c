@@ -124,6 +124,9 @@ static void look_at(struct bds_scan *s, const char *name)
 				   other->generation < l->generation;
 	if (s->found[s->n].has_older)
 		s->found[s->n].older = *other;
+	s->found[s->n].adopting = (l->incompat & BDS_LABEL_INCOMPAT_ADOPT) ||
+				  (dl.err[!dl.pick] == BDS_LABEL_OK &&
+				   (other->incompat & BDS_LABEL_INCOMPAT_ADOPT));
 	s->n++;
 }
 

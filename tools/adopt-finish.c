@@ -1,0 +1,159 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Finishing an adoption from md that was cut short (see adopt-finish.h).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "adopt-finish.h"
+#include "bdsadm.h"
+#include "label-io.h"
+#include "replace.h"
+
+enum bds_adopt_verdict bds_adopt_decide(const struct bds_found *found,
+					size_t n, const u8 *uuid,
+					struct bds_adopt_result *r)
+{
+	bool adopting = false;
+	u32 p, nr = 0;
+	size_t i;
+
+	memset(r, 0, sizeof(*r));
+	for (p = 0; p < BDS_MAX_MEMBERS; p++)
+		r->member[p] = -1;
+	for (i = 0; i < n; i++) {
+		const struct bds_label *l = &found[i].label;
+
+		if (memcmp(l->volume_uuid, uuid, BDS_UUID_LEN))
+			continue;
+		adopting |= found[i].adopting;
+		if (!r->label || l->generation > r->label->generation)
+			r->label = l;
+	}
+	if (!adopting)
+		return r->verdict = BDS_ADOPT_NONE;
+	nr = r->label->nr_members;
+	for (i = 0; i < n; i++) {
+		const struct bds_label *l = &found[i].label;
+
+		if (memcmp(l->volume_uuid, uuid, BDS_UUID_LEN))
+			continue;
+		p = l->member_index;
+		/* adopt writes generation 1 only: anything else is another set */
+		if (l->generation != 1 || l->nr_members != nr ||
+		    r->member[p] >= 0) {
+			r->position = p;
+			r->dev = r->member[p] >= 0 ? found[r->member[p]].dev :
+				 NULL;
+			r->dev2 = found[i].dev;
+			return r->verdict = BDS_ADOPT_INCOMPLETE;
+		}
+		r->member[p] = (int)i;
+		r->nr_primary += found[i].copy == 0;
+	}
+	for (p = 0; p < nr; p++)
+		if (r->member[p] < 0) {
+			r->position = p;
+			return r->verdict = BDS_ADOPT_INCOMPLETE;
+		}
+	if (!r->nr_primary)
+		return r->verdict = BDS_ADOPT_MD_WHOLE;
+	r->backup_only = r->nr_primary == nr;
+	return r->verdict = BDS_ADOPT_FINISH;
+}
+
+void bds_adopt_message(const struct bds_adopt_result *r, char *buf, size_t sz)
+{
+	const struct bds_label *l = r->label;
+	char vu[37];
+
+	buf[0] = '\0';
+	if (!l)
+		return;
+	bds_uuid_format(l->volume_uuid, vu);
+	switch (r->verdict) {
+	case BDS_ADOPT_NONE:
+		break;
+	case BDS_ADOPT_MD_WHOLE:
+		snprintf(buf, sz, "volume %s (%s): its adoption from md (bdsadm adopt) was cut short before any md superblock was overwritten: the md array is whole and holds the data; start it ('mdadm --assemble --scan') and adopt it again ('bdsadm adopt %s --from /dev/mdN'); nothing was written",
+			 l->name, vu, l->name);
+		break;
+	case BDS_ADOPT_INCOMPLETE:
+		if (r->dev2 && r->dev)
+			snprintf(buf, sz, "volume %s (%s): its adoption from md was cut short, and member %u is claimed by both %s and %s: it is finished only over one device per member; nothing was written",
+				 l->name, vu, r->position, r->dev, r->dev2);
+		else if (r->dev2)
+			snprintf(buf, sz, "volume %s (%s): its adoption from md was cut short, and %s carries a label of another generation or member count: it is finished only over the set adopt wrote; nothing was written",
+				 l->name, vu, r->dev2);
+		else
+			snprintf(buf, sz, "volume %s (%s): its adoption from md was cut short, and member %u (serial %s) is missing: it is finished once every member is there; nothing was written",
+				 l->name, vu, r->position,
+				 l->serial[r->position][0] ?
+				 l->serial[r->position] : "unknown");
+		break;
+	case BDS_ADOPT_FINISH:
+		snprintf(buf, sz, "volume %s (%s): its adoption from md was cut short after %u of %u members' primary labels were written; 'bdsadm assemble %s' finishes it",
+			 l->name, vu, r->nr_primary, l->nr_members, l->name);
+		break;
+	}
+}
+
+/* Write @l without ADOPT on @f's device: the primary (@primary) or backup. */
+static int write_one(const struct bds_found *f, bool primary)
+{
+	struct bds_dev_labels *dl = malloc(sizeof(*dl));
+	struct bds_label_id was;
+	struct bds_label l = f->label;
+	struct bds_dev d;
+	char why[512];
+	int rc;
+
+	if (!dl)
+		return -1;
+	l.incompat &= ~BDS_LABEL_INCOMPAT_ADOPT;
+	if (bds_dev_open(&d, f->dev, true, why, sizeof(why))) {
+		bds_err("%s; the adoption is not finished", why);
+		free(dl);
+		return -1;
+	}
+	rc = bds_labels_read(&d, dl);
+	bds_label_id_held(&was, dl);
+	free(dl);
+	if (!rc)
+		rc = primary ? bds_label_write_primary(&d, &was, &l) :
+			       bds_label_write_backup(&d, &was, &l);
+	bds_dev_close(&d);
+	if (rc)
+		bds_err("%s: writing its %s label failed: %s; the adoption is not finished",
+			f->dev, primary ? "primary" : "backup",
+			bds_label_io_error(rc));
+	return rc ? -1 : 0;
+}
+
+int bds_adopt_finish(const struct bds_found *found,
+		     const struct bds_adopt_result *r)
+{
+	u32 p, nr = r->label->nr_members, wrote = 0;
+
+	for (p = 0; p < nr; p++) {
+		const struct bds_found *f = &found[r->member[p]];
+
+		if (f->copy == 0)
+			continue;
+		if (write_one(f, true))
+			return -1;
+		wrote++;
+		rpl_crash_point("adopt-finish-primary");
+	}
+	for (p = 0; p < nr; p++) {
+		const struct bds_found *f = &found[r->member[p]];
+
+		if (f->adopting && write_one(f, false))
+			return -1;
+	}
+	printf("bdsadm: volume %s: finished its adoption from md, cut short (%u primary labels written, every backup without ADOPT)\n",
+	       r->label->name, wrote);
+	fflush(stdout);
+	return 0;
+}

@@ -1,0 +1,614 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * bdsadm adopt NAME --from /dev/mdN: make an md RAID0 array a labelled
+ * bds-stripe volume in place, rewriting metadata only.  md's RAID0 over
+ * members of one size (one zone) places stripe unit k on member k mod N
+ * (role order) at the member's data offset + (k div N) units: the
+ * sequential layout.  So the data stays where it is.
+ *
+ * Nothing is written until all of these hold:
+ *   - mdadm says the array is RAID0 with metadata 1.2 (the superblock
+ *     4 KiB into each member, where the primary label goes), every
+ *     member active in its role, and the kernel agrees; no reshape;
+ *   - one zone: every member's used size is the same, and the array is
+ *     N of them;
+ *   - each member has room for the backup label at its end, beyond md's
+ *     data (Documentation/bds-stripe-label.rst, "Adoption");
+ *   - the array is not in use (opened exclusively: not mounted, not held);
+ *   - stripe units read through the array, spread over all of it, read
+ *     the same through a read-only bds-stripe table over the members,
+ *     after mdadm has stopped the array (and the array is started again
+ *     if they do not).
+ * Then the labels are written in an order that a power cut at any
+ * instant leaves to one of the two tools (see adopt_write()), and the
+ * volume is created as assemble creates it.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../libbds/crc32c.h"
+#include "assemble.h"
+#include "bdsadm.h"
+#include "config.h"
+#include "dm.h"
+#include "fmt.h"
+#include "label-io.h"
+#include "md.h"
+#include "member-dev.h"
+#include "replace.h"
+#include "scan.h"
+#include "sysfs.h"
+#include "util.h"
+#include "volume.h"
+
+#define ADOPT_USAGE "adopt NAME --from /dev/mdN"
+
+/* Stripe units compared through both (more when the array is small). */
+#define ADOPT_SAMPLES	192
+
+struct adopt_ctx {
+	const char *name;
+	const char *from;
+	struct bds_conf conf;
+	struct bds_md md;
+	struct bds_label v;		/* the volume, as member 0 sees it */
+	struct bds_dev d[BDS_MAX_MEMBERS];
+	u64 size[BDS_MAX_MEMBERS];	/* each member's sectors */
+	char majmin[BDS_MAX_MEMBERS][16];
+	char params[16384];		/* the volume's table, labelled */
+	char check_dm[64];		/* the read-only table's name */
+	u64 *unit;			/* the units compared */
+	u32 *sum;			/* their crc32c through md */
+	u32 nr_units;
+	u32 nonzero;			/* of them, holding data */
+};
+
+/* The refusal of md array @md: @fmt, then "; nothing was changed". */
+static int refuse(const struct adopt_ctx *c, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static int refuse(const struct adopt_ctx *c, const char *fmt, ...)
+{
+	char msg[2048];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	bds_err("adopt %s: %s; nothing was changed", c->name, msg);
+	return BDS_EXIT_FAIL;
+}
+
+/* The array's kind: RAID0, metadata 1.2, whole, not reshaping. */
+static int check_kind(const struct adopt_ctx *c)
+{
+	const struct bds_md *md = &c->md;
+	const char *meta = md->metadata;
+
+	if (strcmp(md->level, "raid0"))
+		return refuse(c, "%s is a %s array: only RAID0 (striping without redundancy) lays data out as a bds-stripe volume does",
+			      md->node, md->level[0] ? md->level : "unknown");
+	if (!strcmp(meta, "0.90") || !strcmp(meta, "1.0"))
+		return refuse(c, "%s has md metadata %s, which lies at the end of each member, where a bds-stripe volume keeps its backup label: adopt takes metadata 1.2 only",
+			      md->node, meta);
+	if (strcmp(meta, "1.2"))
+		return refuse(c, "%s has md metadata %s: adopt takes metadata 1.2 only (the superblock 4 KiB into each member)",
+			      md->node, meta[0] ? meta : "unknown");
+	if (md->raid_disks > BDS_MAX_MEMBERS)
+		return refuse(c, "%s has %u members; a bds-stripe volume has at most %d",
+			      md->node, md->raid_disks, BDS_MAX_MEMBERS);
+	if (md->nr_found != md->raid_disks)
+		return refuse(c, "%s has %u of its %u members: it is degraded or inactive, and RAID0 without a member has lost data",
+			      md->node, md->nr_found, md->raid_disks);
+	if (strcmp(md->reshape, "none"))
+		return refuse(c, "%s has a reshape pending (reshape_position %s): let mdadm finish it first",
+			      md->node, md->reshape);
+	return BDS_EXIT_OK;
+}
+
+/* One zone: every member's used size the same, the array N of them. */
+static int check_zone(const struct adopt_ctx *c)
+{
+	const struct bds_md *md = &c->md;
+	u64 chunk = md->chunk_sectors;
+	u32 i;
+
+	if (!chunk || chunk % 8 || chunk > 8388600 ||
+	    chunk * 512 * md->raid_disks > 0xffffffffULL)
+		return refuse(c, "%s has a chunk of %llu sectors, which a bds-stripe volume cannot have (a multiple of 4 KiB; a stripe width below 4 GiB)",
+			      md->node, U(chunk));
+	for (i = 0; i < md->raid_disks; i++) {
+		const struct bds_md_member *m = &md->member[i];
+
+		if (!m->in_sync)
+			return refuse(c, "%s: member %s (role %u) is not in sync",
+				      md->node, m->dev, i);
+		if (m->used != md->member[0].used || !m->used ||
+		    m->used % chunk)
+			return refuse(c, "%s: its members are of unequal size (%s uses %llu sectors, %s %llu): md lays such an array out in zones, which a bds-stripe volume does not",
+				      md->node, md->member[0].dev,
+				      U(md->member[0].used), m->dev, U(m->used));
+		if (m->offset < BDS_LABEL_PRIMARY + BDS_LABEL_SECTORS)
+			return refuse(c, "%s: member %s's data starts at sector %llu, inside the place of the primary label (sectors 8 to 23)",
+				      md->node, m->dev, U(m->offset));
+	}
+	if (md->sectors != md->member[0].used * md->raid_disks)
+		return refuse(c, "%s is %llu sectors, not %u members of %llu: it is not one zone",
+			      md->node, U(md->sectors), md->raid_disks,
+			      U(md->member[0].used));
+	return BDS_EXIT_OK;
+}
+
+/* Nobody uses the array: it opens exclusively. */
+static int check_unused(const struct adopt_ctx *c)
+{
+	char dir[PATH_MAX], holders[512];
+	int fd;
+
+	snprintf(dir, sizeof(dir), "/sys/class/block/%s/holders", c->md.kname);
+	list_dir(dir, holders, sizeof(holders));
+	if (holders[0])
+		return refuse(c, "%s is held by %s: remove what is stacked on it first",
+			      c->md.node, holders);
+	fd = open(c->md.node, O_RDONLY | O_EXCL | O_CLOEXEC);
+	if (fd < 0 && errno == EBUSY)
+		return refuse(c, "%s is in use (mounted, or open exclusively): unmount it first",
+			      c->md.node);
+	if (fd < 0)
+		return refuse(c, "%s: %s", c->md.node, strerror(errno));
+	close(fd);
+	return BDS_EXIT_OK;
+}
+
+/* Each member: a 4 KiB block or smaller, room for the backup label. */
+static int check_room(struct adopt_ctx *c)
+{
+	const struct bds_md *md = &c->md;
+	char why[512];
+	u32 i;
+
+	for (i = 0; i < md->raid_disks; i++) {
+		const struct bds_md_member *m = &md->member[i];
+		struct bds_dev d;
+		u64 backup, end;
+
+		if (bds_dev_open(&d, m->dev, false, why, sizeof(why)))
+			return refuse(c, "%s", why);
+		c->size[i] = d.sectors;
+		bds_dev_close(&d);
+		if (d.lbs > 4096)
+			return refuse(c, "%s has %u-byte logical blocks: a bds-stripe label needs 4 KiB blocks or smaller",
+				      m->dev, d.lbs);
+		if (!bds_majmin_of(m->dev, c->majmin[i], sizeof(c->majmin[i])))
+			return refuse(c, "%s is not a block device", m->dev);
+		backup = d.sectors >= BDS_LABEL_MIN_MEMBER ?
+			 bds_label_backup_sector(d.sectors) : 0;
+		end = m->offset + m->used;
+		if (end > backup)
+			return refuse(c, "%s (role %u): md's data ends at sector %llu, and the backup label needs sectors %llu to %llu (8 KiB at the member's end below a 4 KiB boundary): no room (adopt needs 8 KiB free after md's data on every member, ending on a 4 KiB boundary)",
+				      m->dev, i, U(end), U(backup),
+				      U(backup + BDS_LABEL_SECTORS - 1));
+	}
+	return BDS_EXIT_OK;
+}
+
+/* The volume's label as member 0 sees it; groups: runs of a controller. */
+static int make_label(struct adopt_ctx *c)
+{
+	const struct bds_md *md = &c->md;
+	struct bds_label *v = &c->v;
+	struct bds_member_dev dev;
+	char ctrl[BDS_MAX_MEMBERS][BDS_LABEL_CTRL_LEN + 1];
+	u32 i, g = 0;
+
+	memset(v, 0, sizeof(*v));
+	bds_new_uuid(v->volume_uuid);
+	v->generation = 1;
+	v->ctime = v->utime = (u64)time(NULL);
+	v->nr_members = md->raid_disks;
+	v->layout = BDS_LAYOUT_SEQUENTIAL;
+	v->chunk_sectors = md->chunk_sectors;
+	snprintf(v->name, sizeof(v->name), "%s", c->name);
+	snprintf(v->owner, sizeof(v->owner), "%s", c->conf.system_id);
+	v->compat = v->owner[0] ? BDS_LABEL_COMPAT_OWNER : 0;
+	for (i = 0; i < md->raid_disks; i++) {
+		bds_member_dev(c->majmin[i], &dev);
+		snprintf(ctrl[i], sizeof(ctrl[i]), "%.*s", BDS_LABEL_CTRL_LEN,
+			 dev.controller);
+		snprintf(v->serial[i], sizeof(v->serial[i]), "%.*s",
+			 BDS_LABEL_SERIAL_LEN, dev.serial);
+		bds_new_uuid(v->uuid[i]);
+		v->weight[i] = 1;
+		v->member_offset[i] = md->member[i].offset;
+		if (i && strcmp(ctrl[i], ctrl[i - 1]))
+			g++;
+		if (g < BDS_MAX_GROUPS) {
+			v->group_size[g]++;
+			memcpy(v->controller[g], ctrl[i], sizeof(ctrl[i]));
+		}
+	}
+	if (g >= BDS_MAX_GROUPS) {
+		/* more than 32 runs: one group; the layout is sequential */
+		memset(v->group_size, 0, sizeof(v->group_size));
+		memset(v->controller, 0, sizeof(v->controller));
+		g = 0;
+		v->group_size[0] = (u8)md->raid_disks;
+	}
+	v->nr_groups = g + 1;
+	v->data_sectors = md->member[0].used;
+	if (bds_volume_length(v) != md->sectors)
+		return refuse(c, "internal error: the volume would be %llu sectors, the array is %llu",
+			      U(bds_volume_length(v)), U(md->sectors));
+	return BDS_EXIT_OK;
+}
+
+/* Member @i's label, checked by decoding it as a reader would. */
+static int member_label(const struct adopt_ctx *c, u32 i, struct bds_label *l)
+{
+	static u8 buf[BDS_LABEL_SIZE];
+	struct bds_label back;
+	enum bds_label_err err;
+
+	bds_label_member_view(&c->v, i, c->size[i],
+			      bds_label_backup_sector(c->size[i]), l);
+	bds_label_encode(l, buf);
+	err = bds_label_decode(buf, sizeof(buf), &back);
+	if (err)
+		return refuse(c, "internal error: the label of %s would be refused: %s",
+			      c->md.member[i].dev, bds_label_error(err));
+	return BDS_EXIT_OK;
+}
+
+/* The units to compare: the first 2 N, the last N, and a spread. */
+static int pick_units(struct adopt_ctx *c)
+{
+	u64 units = c->md.sectors / c->md.chunk_sectors, k;
+	u32 n = c->md.raid_disks, max = 3 * n + ADOPT_SAMPLES, i;
+
+	c->unit = calloc(max, sizeof(*c->unit));
+	c->sum = calloc(max, sizeof(*c->sum));
+	if (!c->unit || !c->sum)
+		return refuse(c, "out of memory");
+	for (k = 0; k < units && k < 2 * n; k++)
+		c->unit[c->nr_units++] = k;
+	for (k = units > n ? units - n : 0; k < units; k++)
+		if (k >= 2 * n)
+			c->unit[c->nr_units++] = k;
+	for (i = 1; i < ADOPT_SAMPLES && units > 3 * n; i++)
+		c->unit[c->nr_units++] = units * i / ADOPT_SAMPLES;
+	return BDS_EXIT_OK;
+}
+
+/*
+ * Read the units through @path (O_DIRECT): their crc32c into @sum, or
+ * compared with it (@compare).  Returns the index of the first unit that
+ * differs, nr_units when all agree, or -1 with errno on a read error.
+ */
+static long read_units(struct adopt_ctx *c, const char *path, bool compare)
+{
+	size_t len = c->md.chunk_sectors * 512;
+	u32 i, s;
+	void *buf;
+	int fd;
+	long rc = (long)c->nr_units;
+
+	fd = open(path, O_RDONLY | O_DIRECT | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	if (posix_memalign(&buf, 4096, len)) {
+		close(fd);
+		errno = ENOMEM;
+		return -1;
+	}
+	for (i = 0; i < c->nr_units; i++) {
+		off_t at = (off_t)(c->unit[i] * len);
+		ssize_t got = pread(fd, buf, len, at);
+
+		if (got != (ssize_t)len) {
+			if (got >= 0)
+				errno = EIO;
+			rc = -1;
+			break;
+		}
+		s = bds_crc32c(buf, len);
+		if (compare && s != c->sum[i]) {
+			rc = i;
+			break;
+		}
+		if (!compare) {
+			c->sum[i] = s;
+			c->nonzero += !bds_bytes_zero(buf, len);
+		}
+	}
+	free(buf);
+	close(fd);
+	return rc;
+}
+
+/* The members in table order, as "MAJ:MIN" words. */
+static void member_words(const struct adopt_ctx *c, const char **devp)
+{
+	u32 i;
+
+	for (i = 0; i < c->md.raid_disks; i++)
+		devp[i] = c->majmin[i];
+}
+
+/*
+ * After mdadm --stop: the units read through a read-only bds-stripe
+ * table over the members must be md's.  On any difference, or when the
+ * table cannot be made, md's array is started again.
+ */
+static int compare_through_table(struct adopt_ctx *c)
+{
+	const char *devp[BDS_MAX_MEMBERS];
+	char params[16384], path[128];
+	u64 off[BDS_MAX_MEMBERS];
+	long rc;
+	u32 i;
+
+	member_words(c, devp);
+	for (i = 0; i < c->md.raid_disks; i++)
+		off[i] = c->v.member_offset[i];
+	bds_volume_params_at(&c->v, devp, off, false, params, sizeof(params));
+	snprintf(c->check_dm, sizeof(c->check_dm), "bds-adopt-check-%d",
+		 (int)getpid());
+	if (!bds_dm_create_ro(c->check_dm, bds_volume_length(&c->v), params)) {
+		bds_md_start(&c->md);
+		return refuse(c, "device-mapper refused the read-only table '0 %llu bds-stripe %s' (dmesg says why); %s was started again",
+			      U(bds_volume_length(&c->v)), params, c->md.node);
+	}
+	snprintf(path, sizeof(path), "/dev/mapper/%s", c->check_dm);
+	rc = read_units(c, path, true);
+	if (!bds_dm_remove(c->check_dm))
+		bds_err("adopt %s: cannot remove %s; remove it with 'dmsetup remove %s'",
+			c->name, c->check_dm, c->check_dm);
+	if (rc == (long)c->nr_units)
+		return BDS_EXIT_OK;
+	if (!bds_md_start(&c->md))
+		bds_err("adopt %s: cannot start %s again: 'mdadm --assemble --scan' starts it",
+			c->name, c->md.node);
+	if (rc < 0)
+		return refuse(c, "reading the members through the read-only table failed: %s; %s was started again",
+			      strerror(errno), c->md.node);
+	return refuse(c, "stripe unit %llu reads differently through %s and through a bds-stripe table of its members: the layouts differ; %s was started again",
+		      U(c->unit[rc]), c->md.node, c->md.node);
+}
+
+/* Close the members opened so far. */
+static void close_members(struct adopt_ctx *c, u32 n)
+{
+	u32 i;
+
+	for (i = 0; i < n; i++)
+		bds_dev_close(&c->d[i]);
+}
+
+/*
+ * Write the labels, in this order, each copy synced before the next:
+ *   1. every member's backup copy, with incompat ADOPT: md's superblocks
+ *      are all intact, md assembles the array, and no bds-stripe reader
+ *      takes these copies (assemble refuses, naming the way on);
+ *   2. every member's primary copy, without ADOPT, over md's superblock:
+ *      from the first one on md cannot assemble the array, and bdsadm
+ *      assemble finishes the adoption from the backups (adopt-finish.c);
+ *   3. every member's backup copy again, without ADOPT.
+ */
+static int adopt_write(struct adopt_ctx *c)
+{
+	struct bds_dev_labels *dl = malloc(sizeof(*dl));
+	struct bds_label_id was[BDS_MAX_MEMBERS], now;
+	struct bds_label l;
+	char why[512];
+	u32 i, n = c->md.raid_disks;
+	int rc = 0, step, failed = 0;
+
+	if (!dl)
+		return refuse(c, "out of memory");
+	for (i = 0; i < n; i++) {
+		if (bds_dev_open(&c->d[i], c->md.member[i].dev, true, why,
+				 sizeof(why)) ||
+		    bds_labels_read(&c->d[i], dl)) {
+			close_members(c, i);
+			free(dl);
+			bds_md_start(&c->md);
+			return refuse(c, "%s; %s was started again", why,
+				      c->md.node);
+		}
+		bds_label_id_held(&was[i], dl);
+	}
+	free(dl);
+	for (step = 1; step <= 3 && !rc; step++) {
+		for (i = 0; i < n; i++) {
+			member_label(c, i, &l);
+			if (step == 1) {
+				l.incompat |= BDS_LABEL_INCOMPAT_ADOPT;
+				rc = bds_label_write_backup(&c->d[i], &was[i], &l);
+			} else if (step == 2) {
+				rc = bds_label_write_primary(&c->d[i], &was[i], &l);
+			} else {
+				rc = bds_label_write_backup(&c->d[i], &was[i], &l);
+			}
+			if (rc) {
+				failed = step;
+				break;
+			}
+			bds_label_id_of(&now, &l);
+			was[i] = now;
+			if (!i)
+				rpl_crash_point(step == 1 ? "adopt-backup-1" :
+						step == 2 ? "adopt-primary-1" :
+						"adopt-final-1");
+		}
+		if (!rc)
+			rpl_crash_point(step == 1 ? "adopt-backups" :
+					step == 2 ? "adopt-primaries" :
+					"adopt-labelled");
+	}
+	close_members(c, n);
+	if (!rc)
+		return BDS_EXIT_OK;
+	bds_err("adopt %s: %s: writing its label failed: %s; %s",
+		c->name, c->md.member[i].dev, bds_label_io_error(rc),
+		failed == 1 || (failed == 2 && !i) ?
+		"no md superblock was overwritten: start the array again with 'mdadm --assemble --scan', then adopt it again" :
+		"the adoption is half done: 'bdsadm assemble' finishes it once the device can be written");
+	return BDS_EXIT_FAIL;
+}
+
+/* Create /dev/mapper/NAME from the labels just written. */
+static int create_volume(struct adopt_ctx *c)
+{
+	const char *devp[BDS_MAX_MEMBERS];
+	char dmuuid[BDS_DM_UUID_SZ], vu[37], h[64];
+
+	member_words(c, devp);
+	bds_volume_params(&c->v, devp, c->params, sizeof(c->params));
+	bds_volume_dm_uuid(&c->v, dmuuid, sizeof(dmuuid));
+	if (!bds_dm_create(c->name, dmuuid, bds_volume_length(&c->v), c->params,
+			   (u32)(2 * c->v.chunk_sectors * c->v.nr_members),
+			   true)) {
+		bds_err("adopt %s: the labels are written, but device-mapper refused 0 %llu bds-stripe %s: the kernel log (dmesg) names the reason; 'bdsadm assemble %s' tries again",
+			c->name, U(bds_volume_length(&c->v)), c->params, c->name);
+		return BDS_EXIT_FAIL;
+	}
+	bds_uuid_format(c->v.volume_uuid, vu);
+	printf("Adopted %s as /dev/mapper/%s\n", c->md.node, c->name);
+	printf("  volume:      %s\n  UUID:        %s\n", c->name, vu);
+	printf("  size:        %s (%llu sectors), the array's\n",
+	       bds_human(bds_volume_length(&c->v) * 512, h, sizeof(h)),
+	       U(bds_volume_length(&c->v)));
+	printf("  stripe unit: %s, %u members in md's role order, layout sequential\n",
+	       bds_human(c->v.chunk_sectors * 512, h, sizeof(h)),
+	       c->v.nr_members);
+	printf("  compared:    %u stripe units through md and through bds-stripe (%u held data): the same\n",
+	       c->nr_units, c->nonzero);
+	printf("  next:        'bdsadm grow %s --layout interleave' spreads it over the controllers online\n",
+	       c->name);
+	return BDS_EXIT_OK;
+}
+
+/* The name: valid, free in device-mapper, the configuration and labels. */
+static int check_name(struct adopt_ctx *c)
+{
+	static const u8 none[BDS_UUID_LEN];
+	struct bds_dm_info info;
+	const struct bds_found *f;
+	struct bds_scan s;
+	char err[1024];
+
+	if (bds_conf_read(&c->conf, &bds_conf_default, err, sizeof(err)))
+		return refuse(c, "%s; correct the configuration (bds-stripe.conf(5))",
+			      err);
+	if (bds_conf_crypttab_has(&c->conf, c->name))
+		return refuse(c, "%s is the name of a dm-crypt mapping in %s: pick another name",
+			      c->name, c->conf.paths->crypttab);
+	if (!bds_dm_info(c->name, &info))
+		return refuse(c, "cannot talk to device-mapper (is dm_mod loaded? are you root?)");
+	if (info.exists)
+		return refuse(c, "a device-mapper device named '%s' already exists: pick another name",
+			      c->name);
+	if (bds_scan("/sys", &s))
+		return refuse(c, "cannot list the block devices under /sys/class/block");
+	f = bds_name_clash(s.found, s.n, c->name, none);
+	if (f)
+		refuse(c, "%s carries a label of another volume named '%s': pick another name",
+		       f->dev, c->name);
+	bds_scan_free(&s);
+	return f ? BDS_EXIT_FAIL : BDS_EXIT_OK;
+}
+
+static int parse(struct adopt_ctx *c, int argc, char **argv)
+{
+	static const struct option lo[] = {
+		{ "from", required_argument, NULL, 'F' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int o;
+
+	optind = 1;
+	while ((o = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
+		switch (o) {
+		case 'F':
+			c->from = optarg;
+			break;
+		case 'h':
+			printf("usage: bdsadm " ADOPT_USAGE "\n");
+			return -1;
+		default:
+			return bds_usage(ADOPT_USAGE);
+		}
+	}
+	if (optind + 1 != argc || !c->from)
+		return bds_usage(ADOPT_USAGE);
+	c->name = bds_vol_name_arg(argv[optind]);
+	return c->name ? BDS_EXIT_OK : BDS_EXIT_USAGE;
+}
+
+static int adopt(struct adopt_ctx *c)
+{
+	char why[1024];
+	int rc;
+
+	rc = check_name(c);
+	if (rc)
+		return rc;
+	if (bds_md_read(c->from, &c->md, why, sizeof(why)))
+		return refuse(c, "%s", why);
+	rc = check_kind(c);
+	if (!rc)
+		rc = check_zone(c);
+	if (!rc)
+		rc = check_unused(c);
+	if (!rc)
+		rc = check_room(c);
+	if (!rc)
+		rc = make_label(c);
+	for (u32 i = 0; !rc && i < c->md.raid_disks; i++) {
+		struct bds_label l;
+
+		rc = member_label(c, i, &l);
+	}
+	if (!rc)
+		rc = pick_units(c);
+	if (!rc && read_units(c, c->md.node, false) != (long)c->nr_units)
+		rc = refuse(c, "reading %s failed: %s", c->md.node,
+			    strerror(errno));
+	if (rc)
+		return rc;
+	if (!bds_md_stop(&c->md))
+		return refuse(c, "'mdadm --stop %s' failed (is it in use?)",
+			      c->md.node);
+	rpl_crash_point("adopt-stopped");
+	rc = compare_through_table(c);
+	if (!rc)
+		rc = adopt_write(c);
+	return rc ? rc : create_volume(c);
+}
+
+int bds_cmd_adopt(int argc, char **argv)
+{
+	struct adopt_ctx *c = calloc(1, sizeof(*c));
+	int rc;
+
+	if (!c) {
+		bds_err("out of memory");
+		return BDS_EXIT_FAIL;
+	}
+	rc = parse(c, argc, argv);
+	if (!rc)
+		rc = adopt(c);
+	free(c->unit);
+	free(c->sum);
+	free(c);
+	return rc < 0 ? BDS_EXIT_OK : rc;
+}
