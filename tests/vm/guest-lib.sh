@@ -327,6 +327,119 @@ bds_replace_crash() {
 	pass
 }
 
+# bds_adopt_crash POINT OUTCOME: the body of the adopt-cut tests (two
+# boots, four disks; header "# reboot-topology:").  Boot 1: md RAID0
+# (metadata 1.2, 64 KiB chunk) over the four disks, 128 MiB of it written
+# by fio with a verify pattern, then "bdsadm adopt vol --from /dev/md0"
+# with the power cut at POINT (BDSADM_TEST_CRASH_AT).  Boot 2, the disks
+# renamed, OUTCOME:
+#   md      no md superblock was overwritten: "bdsadm assemble --scan"
+#           refuses the volume, says the md array is whole and names
+#           adopt, and writes nothing (the members' first 16 KiB and
+#           last 64 KiB unchanged); the target refuses a labelled table
+#           over the members for it; bdsadm wipe of one member erases
+#           its marked backup and leaves md's superblock; mdadm
+#           --assemble --scan starts the
+#           array, fio verifies the pattern through it; adopt again
+#           finishes, and fio verifies through the volume;
+#   finish  md can no longer assemble the array: "bdsadm assemble
+#           --scan" finishes the adoption (it says so) and brings the
+#           volume up; fio verifies the pattern; no member holds an md
+#           superblock; after a stop, assemble has nothing to finish.
+bds_adopt_crash() {
+	_pt=$1 _want=$2
+	bds_load_module
+	modprobe raid0 2>/dev/null || true
+	# shellcheck disable=SC2046 # one word per member
+	set -- $(bds_all_members)
+	[ $# -eq 4 ] || fail "need 4 disks, have: $*"
+	_job="--name=p --direct=1 --ioengine=psync --rw=write --bs=64k --size=128m --verify=crc32c --randseed=35 --output-format=terse --terse-version=3"
+	if [ "$BDS_BOOT" = 1 ]; then
+		run mdadm --create /dev/md0 --level=0 --raid-devices=4 --metadata=1.2 \
+			--chunk=64 --run "$@"
+		# shellcheck disable=SC2086
+		fio $_job --filename=/dev/md0 --do_verify=0 >/tmp/fio.out 2>&1 ||
+			{ cat /tmp/fio.out; fail "fio write failed"; }
+		sync
+		bds_power_cut_armed
+		BDSADM_TEST_CRASH_AT=$_pt bdsadm adopt vol --from /dev/md0
+		fail "bdsadm adopt returned ($?): the crash point $_pt was not reached"
+	fi
+	_ends() {
+		for _d in "$@"; do
+			_sz=$(blockdev --getsz "$_d")
+			dd if="$_d" bs=16K count=1 iflag=direct 2>/dev/null | sha256sum
+			dd if="$_d" bs=64K skip=$((_sz * 512 - 65536)) count=65536 \
+				iflag=direct,skip_bytes,count_bytes 2>/dev/null | sha256sum
+		done | tr -d ' \n-'
+	}
+	_before=$(_ends "$@")
+	log "+ bdsadm assemble --scan"
+	bdsadm assemble --scan >/tmp/asm.out 2>&1
+	_rc=$?
+	cat /tmp/asm.out
+	if [ "$_want" = md ]; then
+		expect_eq "$_rc" 1 "assemble refuses the volume"
+		check "it says md's array is whole" grep -q "the md array is whole" /tmp/asm.out
+		check "it names adopt" grep -q "bdsadm adopt vol --from" /tmp/asm.out
+		check "no volume" sh -c '! dmsetup info vol >/dev/null 2>&1'
+		expect_eq "$(_ends "$@")" "$_before" "assemble wrote nothing to the members"
+		# the target refuses a table over a member whose copy has ADOPT
+		_uuid=$(bdsadm examine --export "$1" | sed -n 's/^BDS_VOLUME_UUID=//p')
+		_t="0 8192 bds-stripe 128 1 4"
+		for _i in 0 1 2 3; do
+			for _d in "$@"; do
+				bdsadm examine --export "$_d" | grep -x "BDS_MEMBER_INDEX=$_i" >/dev/null &&
+					_t="$_t $(bds_majmin "$_d") 2048"
+			done
+		done
+		_t="$_t 4 layout sequential volume $_uuid"
+		log "+ dmsetup create adoptchk: $_t"
+		check "the target refuses a table over members of an adoption cut short" \
+			sh -c "! echo '$_t' | dmsetup create adoptchk"
+		check "the kernel says why" sh -c \
+			"dmesg | grep \"bds-stripe: Member's adoption from md is not finished: run bdsadm assemble\" >/dev/null"
+		# wipe erases the marked backup, never md's superblock
+		run bdsadm wipe "$1"
+		check "$1: md's superblock is still there after bdsadm wipe" \
+			mdadm --examine "$1"
+		check "$1: no bds-stripe label left" sh -c "! bdsadm examine '$1'"
+		run mdadm --assemble --scan
+		_md=$(awk '$3 == "active" { print $1 }' /proc/mdstat)
+		[ -n "$_md" ] || fail "mdadm --assemble --scan started no array"
+		# shellcheck disable=SC2086
+		fio $_job --filename="/dev/$_md" --verify_only >/tmp/fio.out 2>&1
+		expect_eq "$?" 0 "fio verifies the pattern through /dev/$_md"
+		log "+ bdsadm adopt vol --from /dev/$_md"
+		bdsadm adopt vol --from "/dev/$_md" >/tmp/adopt.out 2>&1
+		_rc=$?
+		cat /tmp/adopt.out
+		expect_eq "$_rc" 0 "adopt again finishes"
+	else
+		expect_eq "$_rc" 0 "assemble --scan exit status"
+		check "it finished the adoption" grep -q "finished its adoption from md" /tmp/asm.out
+		for _d in "$@"; do
+			check "$_d holds no md superblock" sh -c "! mdadm --examine '$_d' >/dev/null 2>&1"
+		done
+	fi
+	check "the table names the volume, layout sequential" \
+		sh -c "dmsetup table vol | grep ' layout sequential volume [0-9a-f-]*\$' >/dev/null"
+	# shellcheck disable=SC2086
+	fio $_job --filename=/dev/mapper/vol --verify_only >/tmp/fio.out 2>&1
+	_rc=$?
+	expect_eq "$_rc" 0 "fio verifies every block written before the power cut"
+	check "no verify error" sh -c "! grep -Eiq 'bad magic|mismatch|crc' /tmp/fio.out"
+	run bdsadm stop vol
+	run bdsadm assemble --scan
+	check "nothing left to finish" sh -c "! bdsadm assemble --scan 2>&1 | grep finished >/dev/null"
+	run bdsadm stop vol
+	for _d in "$@"; do
+		bdsadm wipe "$_d" >/dev/null 2>&1 || true
+	done
+	bds_expect_clean "$@"
+	pass
+}
+
 # --- data ---------------------------------------------------------------------
 
 # bds_read DEV OFFSET LENGTH: raw bytes [OFFSET, OFFSET+LENGTH) to stdout

@@ -82,7 +82,7 @@ OPT_PROGS=(sg_inq lsscsi)
 # Kernel modules (names as modprobe knows them; missing ones are skipped,
 # built-in ones need nothing).
 MODS=(
-	dm-mod dm-flakey dm-delay dm-zero dm-snapshot dm-mirror dm-log-writes md-mod raid0 linear xfs
+	dm-mod dm-flakey dm-delay dm-zero dm-snapshot dm-mirror dm-log-writes md-mod raid0 raid456 linear xfs
 	libcrc32c crc32c_generic crc32c-intel
 	virtio_pci virtio_scsi virtio_blk sd_mod scsi_mod scsi_debug
 	null_blk loop brd

@@ -1,0 +1,167 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# bdsadm adopt makes an md RAID0 array a labelled bds-stripe volume in
+# place, its data where md put it, and the volume lives on as any other:
+# it assembles after the disks moved, and grow --layout interleave
+# spreads it over the controllers under XFS.
+#
+# Boot 1:
+#  - mdadm --create /dev/md0 --level=0 --metadata=1.2 --chunk=64 over
+#    the four disks (c0d0 c0d1 c1d0 c1d1 in role order); XFS, four files
+#    of random data; umount;
+#  - bdsadm adopt vol --from /dev/md0 exits 0; /dev/md0 is gone and no
+#    member holds an md superblock any more (mdadm --examine);
+#  - the table of /dev/mapper/vol: chunk 128, the members in md's role
+#    order (by serial) at md's data offset, layout sequential, "volume
+#    <uuid>"; its length is the array's;
+#  - every stripe unit k of a sample, read through the volume, is the
+#    bytes at member k mod 4, sector offset + (k div 4) x 128: where
+#    md's RAID0 and the sequential layout both put it;
+#  - the files have their sha256; bdsadm stop.
+# Boot 2 (controllers permuted, disks reordered):
+#  - bdsadm assemble --scan brings vol back over the moved disks, the
+#    same members in the same order; the files have their sha256;
+#  - bdsadm grow vol --layout interleave, mounted: the table's layout is
+#    interleave; the files have their sha256; xfs_repair -n is clean.
+#
+# topology: size=262240K ctl=2 ctl=2
+# reboot-topology: ctl=c1d1+c0d0 ctl=c1d0+c0d1
+# timeout: 420
+# check-kernels: 6.1 7.2
+
+# shellcheck disable=SC1091
+. /bds/guest-lib.sh
+
+VOL=vol
+DM=/dev/mapper/$VOL
+MNT=/mnt/vol
+FILES="f1:2 f2:5 f3:9 f4:17" # name:MiB
+
+command -v bdsadm >/dev/null || fail "bdsadm not in the guest (run-suite gives it with -x)"
+command -v mdadm >/dev/null || fail "mdadm not in the guest"
+
+serial_of() {
+	tail -c +5 "/sys/dev/block/$1/device/vpd_pg80" | tr -d '\000 '
+}
+
+# members: the table's members as SERIAL:OFFSET, in table order.
+members() {
+	dmsetup table $VOL | awk '{
+		n = $5; i = 6
+		for (g = 0; g < n; g++) {
+			c = $i; i++
+			for (m = 0; m < c; m++) { printf "%s:%s\n", $i, $(i + 1); i += 2 }
+		}
+	}' | while IFS=: read -r maj min off; do
+		printf '%s:%s ' "$(serial_of "$maj:$min")" "$off"
+	done
+}
+
+# sums_match WHEN STATE-FILE: every file has the sha256 boot 1 saved.
+sums_match() {
+	n=0
+	while read -r key name sum; do
+		[ "$key" = sum ] || continue
+		n=$((n + 1))
+		expect_eq "$(sha256sum <"$MNT/$name" | cut -d' ' -f1)" "$sum" "$1: $name has its sha256"
+	done <"$2"
+	expect_eq "$n" 4 "$1: files checked"
+}
+
+bds_load_module
+modprobe raid0 2>/dev/null || true
+# shellcheck disable=SC2046 # one word per member
+set -- $(bds_all_members)
+[ $# -eq 4 ] || fail "need 2 + 2 disks, have: $*"
+mkdir -p $MNT
+
+if [ "$BDS_BOOT" = 1 ]; then
+	run mdadm --create /dev/md0 --level=0 --raid-devices=4 --metadata=1.2 \
+		--chunk=64 --run "$@"
+	off=$(cat /sys/block/md0/md/dev-"$(bds_dev "$1")"/offset)
+	len=$(blockdev --getsz /dev/md0)
+	log "md0: $len sectors, data offset $off"
+	# data in the units the placement check reads (mkfs -K keeps it)
+	for k in 1001 2222 4079; do
+		run dd if=/dev/urandom of=/dev/md0 bs=64K seek=$k count=1 oflag=direct status=none
+	done
+	run mkfs.xfs -q -f -K /dev/md0
+	run mount -t xfs /dev/md0 $MNT
+	for f in $FILES; do
+		head -c $((${f#*:} << 20)) /dev/urandom >/tmp/data
+		run cp /tmp/data "$MNT/${f%:*}"
+		bds_state_save sum "${f%:*}" "$(sha256sum </tmp/data | cut -d' ' -f1)"
+	done
+	rm -f /tmp/data
+	run umount $MNT
+
+	log "+ bdsadm adopt $VOL --from /dev/md0"
+	bdsadm adopt $VOL --from /dev/md0 >/tmp/adopt.out 2>&1
+	rc=$?
+	cat /tmp/adopt.out
+	expect_eq "$rc" 0 "bdsadm adopt exit status"
+	[ -b $DM ] || fail "bdsadm adopt made no $DM"
+	check "/dev/md0 is stopped" sh -c '! grep -q "^md0 " /proc/mdstat'
+	for m in "$@"; do
+		check "$m holds no md superblock any more" \
+			sh -c "! mdadm --examine '$m' >/dev/null 2>&1"
+	done
+	table=$(dmsetup table $VOL)
+	log "table: $table"
+	# shellcheck disable=SC2086 # the table's words
+	expect_eq "$(echo $table | cut -d' ' -f2-6)" "$len bds-stripe 128 2 2" \
+		"length, target, chunk, groups (one per controller run, 2 members each)"
+	check "layout sequential, labelled" \
+		sh -c "echo '$table' | grep -E ' layout sequential volume [0-9a-f-]{36}\$' >/dev/null"
+	want=""
+	for m in "$@"; do
+		want="$want$(bds_serial "$m"):$off "
+	done
+	expect_eq "$(members)" "$want" "md's role order, md's data offset"
+
+	# unit k at member k mod 4, sector off + (k div 4) x 128
+	for k in 0 1 2 3 5 6 11 40 41 42 43 1001 2222 4079; do
+		i=$((k % 4 + 1))
+		eval "m=\${$i}"
+		a=$(dd if=$DM bs=64K skip="$k" count=1 iflag=direct 2>/dev/null | sha256sum)
+		at=$((off + (k / 4) * 128))
+		b=$(dd if="$m" bs=512 skip=$at count=128 iflag=direct 2>/dev/null | sha256sum)
+		expect_eq "$a" "$b" "unit $k is at $m sector $at"
+	done
+
+	run mount -t xfs $DM $MNT
+	sums_match "adopted" /run/bds/state
+	run umount $MNT
+	bds_state_save members "$(members)"
+	run bdsadm stop $VOL
+	bds_expect_clean "$@"
+	pass "md0 adopted, data in place"
+fi
+
+# --- boot 2 -----------------------------------------------------------------
+log "+ bdsadm assemble --scan"
+bdsadm assemble --scan >/tmp/assemble.out 2>&1
+rc=$?
+cat /tmp/assemble.out
+expect_eq "$rc" 0 "bdsadm assemble --scan exit status"
+[ -b $DM ] || fail "bdsadm assemble --scan made no $DM"
+log "table: $(dmsetup table $VOL)"
+# shellcheck disable=SC2046,SC2005 # blanks normalised
+expect_eq "$(echo $(members))" "$(echo $(bds_state_get members))" "the disks of boot 1 in md's role order (serial:offset)"
+check "still layout sequential" sh -c "dmsetup table $VOL | grep ' layout sequential ' >/dev/null"
+run mount -t xfs $DM $MNT
+sums_match "assembled" /bds/state
+log "+ bdsadm grow $VOL --layout interleave"
+bdsadm grow $VOL --layout interleave >/tmp/grow.out 2>&1
+rc=$?
+cat /tmp/grow.out
+expect_eq "$rc" 0 "bdsadm grow --layout interleave exit status"
+check "the layout is interleave: $(dmsetup table $VOL)" \
+	sh -c "! dmsetup table $VOL | grep 'layout sequential' >/dev/null"
+sums_match "interleaved" /bds/state
+run umount $MNT
+run xfs_repair -n $DM
+run bdsadm stop $VOL
+bds_expect_clean "$@"
+pass "adopted volume assembled from moved disks and interleaved, data intact"
