@@ -76,24 +76,24 @@ void bds_adopt_message(const struct bds_adopt_result *r, char *buf, size_t sz)
 	case BDS_ADOPT_NONE:
 		break;
 	case BDS_ADOPT_MD_WHOLE:
-		snprintf(buf, sz, "volume %s (%s): its adoption from md (bdsadm adopt) was cut short before any md superblock was overwritten: the md array is whole and holds the data; start it ('mdadm --assemble --scan') and adopt it again ('bdsadm adopt %s --from /dev/mdN'); nothing was written",
+		snprintf(buf, sz, "volume %s (%s): a change between md and bds-stripe (bdsadm adopt or release) was cut short while every member holds md's superblock: the md array is whole and holds the data; start it ('mdadm --assemble --scan'); to adopt it, run 'bdsadm adopt %s --from /dev/mdN' again; nothing was written",
 			 l->name, vu, l->name);
 		break;
 	case BDS_ADOPT_INCOMPLETE:
 		if (r->dev2 && r->dev)
-			snprintf(buf, sz, "volume %s (%s): its adoption from md was cut short, and member %u is claimed by both %s and %s: it is finished only over one device per member; nothing was written",
+			snprintf(buf, sz, "volume %s (%s): a change between md and bds-stripe was cut short, and member %u is claimed by both %s and %s: it is finished only over one device per member; nothing was written",
 				 l->name, vu, r->position, r->dev, r->dev2);
 		else if (r->dev2)
-			snprintf(buf, sz, "volume %s (%s): its adoption from md was cut short, and %s carries a label of another generation or member count: it is finished only over the set adopt wrote; nothing was written",
+			snprintf(buf, sz, "volume %s (%s): a change between md and bds-stripe was cut short, and %s carries a label of another generation or member count: it is finished only over the set adopt wrote; nothing was written",
 				 l->name, vu, r->dev2);
 		else
-			snprintf(buf, sz, "volume %s (%s): its adoption from md was cut short, and member %u (serial %s) is missing: it is finished once every member is there; nothing was written",
+			snprintf(buf, sz, "volume %s (%s): a change between md and bds-stripe was cut short, and member %u (serial %s) is missing: it is finished once every member is there; nothing was written",
 				 l->name, vu, r->position,
 				 l->serial[r->position][0] ?
 				 l->serial[r->position] : "unknown");
 		break;
 	case BDS_ADOPT_FINISH:
-		snprintf(buf, sz, "volume %s (%s): its adoption from md was cut short after %u of %u members' primary labels were written; 'bdsadm assemble %s' finishes it",
+		snprintf(buf, sz, "volume %s (%s): a change between md and bds-stripe (bdsadm adopt or release) was cut short with %u of %u members' primary labels bds-stripe's: md cannot assemble the array; 'bdsadm assemble %s' makes it the volume again (automatic assembly writes to no disk)",
 			 l->name, vu, r->nr_primary, l->nr_members, l->name);
 		break;
 	}
@@ -152,7 +152,7 @@ int bds_adopt_finish(const struct bds_found *found,
 		if (f->adopting && write_one(f, false))
 			return -1;
 	}
-	printf("bdsadm: volume %s: finished its adoption from md, cut short (%u primary labels written, every backup without ADOPT)\n",
+	printf("bdsadm: volume %s: a change between md and bds-stripe was cut short; finished as the volume from its backup labels (%u primary labels written, every backup without ADOPT)\n",
 	       r->label->name, wrote);
 	fflush(stdout);
 	return 0;

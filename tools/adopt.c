@@ -34,7 +34,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../libbds/crc32c.h"
 #include "assemble.h"
 #include "bdsadm.h"
 #include "config.h"
@@ -44,15 +43,13 @@
 #include "md.h"
 #include "member-dev.h"
 #include "replace.h"
+#include "sample.h"
 #include "scan.h"
 #include "sysfs.h"
 #include "util.h"
 #include "volume.h"
 
 #define ADOPT_USAGE "adopt NAME --from /dev/mdN"
-
-/* Stripe units compared through both (more when the array is small). */
-#define ADOPT_SAMPLES	192
 
 struct adopt_ctx {
 	const char *name;
@@ -65,10 +62,7 @@ struct adopt_ctx {
 	char majmin[BDS_MAX_MEMBERS][16];
 	char params[16384];		/* the volume's table, labelled */
 	char check_dm[64];		/* the read-only table's name */
-	u64 *unit;			/* the units compared */
-	u32 *sum;			/* their crc32c through md */
-	u32 nr_units;
-	u32 nonzero;			/* of them, holding data */
+	struct bds_sample sample;	/* units read through md, then us */
 };
 
 /* The refusal of md array @md: @fmt, then "; nothing was changed". */
@@ -267,72 +261,6 @@ static int member_label(const struct adopt_ctx *c, u32 i, struct bds_label *l)
 	return BDS_EXIT_OK;
 }
 
-/* The units to compare: the first 2 N, the last N, and a spread. */
-static int pick_units(struct adopt_ctx *c)
-{
-	u64 units = c->md.sectors / c->md.chunk_sectors, k;
-	u32 n = c->md.raid_disks, max = 3 * n + ADOPT_SAMPLES, i;
-
-	c->unit = calloc(max, sizeof(*c->unit));
-	c->sum = calloc(max, sizeof(*c->sum));
-	if (!c->unit || !c->sum)
-		return refuse(c, "out of memory");
-	for (k = 0; k < units && k < 2 * n; k++)
-		c->unit[c->nr_units++] = k;
-	for (k = units > n ? units - n : 0; k < units; k++)
-		if (k >= 2 * n)
-			c->unit[c->nr_units++] = k;
-	for (i = 1; i < ADOPT_SAMPLES && units > 3 * n; i++)
-		c->unit[c->nr_units++] = units * i / ADOPT_SAMPLES;
-	return BDS_EXIT_OK;
-}
-
-/*
- * Read the units through @path (O_DIRECT): their crc32c into @sum, or
- * compared with it (@compare).  Returns the index of the first unit that
- * differs, nr_units when all agree, or -1 with errno on a read error.
- */
-static long read_units(struct adopt_ctx *c, const char *path, bool compare)
-{
-	size_t len = c->md.chunk_sectors * 512;
-	u32 i, s;
-	void *buf;
-	int fd;
-	long rc = (long)c->nr_units;
-
-	fd = open(path, O_RDONLY | O_DIRECT | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	if (posix_memalign(&buf, 4096, len)) {
-		close(fd);
-		errno = ENOMEM;
-		return -1;
-	}
-	for (i = 0; i < c->nr_units; i++) {
-		off_t at = (off_t)(c->unit[i] * len);
-		ssize_t got = pread(fd, buf, len, at);
-
-		if (got != (ssize_t)len) {
-			if (got >= 0)
-				errno = EIO;
-			rc = -1;
-			break;
-		}
-		s = bds_crc32c(buf, len);
-		if (compare && s != c->sum[i]) {
-			rc = i;
-			break;
-		}
-		if (!compare) {
-			c->sum[i] = s;
-			c->nonzero += !bds_bytes_zero(buf, len);
-		}
-	}
-	free(buf);
-	close(fd);
-	return rc;
-}
-
 /* The members in table order, as "MAJ:MIN" words. */
 static void member_words(const struct adopt_ctx *c, const char **devp)
 {
@@ -367,11 +295,11 @@ static int compare_through_table(struct adopt_ctx *c)
 			      U(bds_volume_length(&c->v)), params, c->md.node);
 	}
 	snprintf(path, sizeof(path), "/dev/mapper/%s", c->check_dm);
-	rc = read_units(c, path, true);
+	rc = bds_sample_read(&c->sample, path, true);
 	if (!bds_dm_remove(c->check_dm))
 		bds_err("adopt %s: cannot remove %s; remove it with 'dmsetup remove %s'",
 			c->name, c->check_dm, c->check_dm);
-	if (rc == (long)c->nr_units)
+	if (rc == (long)c->sample.n)
 		return BDS_EXIT_OK;
 	if (!bds_md_start(&c->md))
 		bds_err("adopt %s: cannot start %s again: 'mdadm --assemble --scan' starts it",
@@ -380,7 +308,7 @@ static int compare_through_table(struct adopt_ctx *c)
 		return refuse(c, "reading the members through the read-only table failed: %s; %s was started again",
 			      strerror(errno), c->md.node);
 	return refuse(c, "stripe unit %llu reads differently through %s and through a bds-stripe table of its members: the layouts differ; %s was started again",
-		      U(c->unit[rc]), c->md.node, c->md.node);
+		      U(c->sample.unit[rc]), c->md.node, c->md.node);
 }
 
 /* Close the members opened so far. */
@@ -490,7 +418,7 @@ static int create_volume(struct adopt_ctx *c)
 	       bds_human(c->v.chunk_sectors * 512, h, sizeof(h)),
 	       c->v.nr_members);
 	printf("  compared:    %u stripe units through md and through bds-stripe (%u held data): the same\n",
-	       c->nr_units, c->nonzero);
+	       c->sample.n, c->sample.nonzero);
 	printf("  next:        'bdsadm grow %s --layout interleave' spreads it over the controllers online\n",
 	       c->name);
 	return BDS_EXIT_OK;
@@ -578,9 +506,12 @@ static int adopt(struct adopt_ctx *c)
 
 		rc = member_label(c, i, &l);
 	}
-	if (!rc)
-		rc = pick_units(c);
-	if (!rc && read_units(c, c->md.node, false) != (long)c->nr_units)
+	if (!rc && !bds_sample_pick(&c->sample, c->md.chunk_sectors,
+				    c->md.sectors / c->md.chunk_sectors,
+				    c->md.raid_disks))
+		rc = refuse(c, "out of memory");
+	if (!rc && bds_sample_read(&c->sample, c->md.node, false) !=
+	    (long)c->sample.n)
 		rc = refuse(c, "reading %s failed: %s", c->md.node,
 			    strerror(errno));
 	if (rc)
@@ -607,8 +538,7 @@ int bds_cmd_adopt(int argc, char **argv)
 	rc = parse(c, argc, argv);
 	if (!rc)
 		rc = adopt(c);
-	free(c->unit);
-	free(c->sum);
+	bds_sample_free(&c->sample);
 	free(c);
 	return rc < 0 ? BDS_EXIT_OK : rc;
 }

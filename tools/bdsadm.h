@@ -44,5 +44,6 @@ int bds_cmd_monitor(int argc, char **argv);
 int bds_cmd_check(int argc, char **argv);
 int bds_cmd_import(int argc, char **argv);
 int bds_cmd_adopt(int argc, char **argv);
+int bds_cmd_release(int argc, char **argv);
 
 #endif /* BDSADM_H */

@@ -417,7 +417,7 @@ bds_adopt_crash() {
 		expect_eq "$_rc" 0 "adopt again finishes"
 	else
 		expect_eq "$_rc" 0 "assemble --scan exit status"
-		check "it finished the adoption" grep -q "finished its adoption from md" /tmp/asm.out
+		check "it finished the adoption" grep -q "finished as the volume from its backup labels" /tmp/asm.out
 		for _d in "$@"; do
 			check "$_d holds no md superblock" sh -c "! mdadm --examine '$_d' >/dev/null 2>&1"
 		done
@@ -436,6 +436,80 @@ bds_adopt_crash() {
 	for _d in "$@"; do
 		bdsadm wipe "$_d" >/dev/null 2>&1 || true
 	done
+	bds_expect_clean "$@"
+	pass
+}
+
+# bds_release_crash POINT OUTCOME: the body of the release-cut tests (two
+# boots, four disks; header "# reboot-topology:").  Boot 1: bdsadm create
+# vol --layout sequential --chunk 64K over the four disks, 128 MiB of it
+# written by fio with a verify pattern, then "bdsadm release vol --to-md"
+# with the power cut at POINT (BDSADM_TEST_CRASH_AT).  Boot 2, the disks
+# renamed, OUTCOME:
+#   volume  md's superblocks are not all written: "bdsadm assemble
+#           --scan" brings the volume back (rewriting the marked backups:
+#           it says so), fio verifies the pattern through it, no member
+#           holds an md superblock;
+#   md      every member holds md's superblock: "bdsadm assemble --scan"
+#           refuses the volume, says the md array is whole and writes
+#           nothing; mdadm --assemble --scan starts the array, and fio
+#           verifies the pattern through it.
+bds_release_crash() {
+	_pt=$1 _want=$2
+	bds_load_module
+	modprobe raid0 2>/dev/null || true
+	# shellcheck disable=SC2046 # one word per member
+	set -- $(bds_all_members)
+	[ $# -eq 4 ] || fail "need 4 disks, have: $*"
+	_job="--name=p --direct=1 --ioengine=psync --rw=write --bs=64k --size=128m --verify=crc32c --randseed=53 --output-format=terse --terse-version=3"
+	if [ "$BDS_BOOT" = 1 ]; then
+		run bdsadm create vol --layout sequential --chunk 64K "$@"
+		# shellcheck disable=SC2086
+		fio $_job --filename=/dev/mapper/vol --do_verify=0 >/tmp/fio.out 2>&1 ||
+			{ cat /tmp/fio.out; fail "fio write failed"; }
+		sync
+		bds_power_cut_armed
+		BDSADM_TEST_CRASH_AT=$_pt bdsadm release vol --to-md
+		fail "bdsadm release returned ($?): the crash point $_pt was not reached"
+	fi
+	log "+ bdsadm assemble --scan"
+	bdsadm assemble --scan >/tmp/asm.out 2>&1
+	_rc=$?
+	cat /tmp/asm.out
+	if [ "$_want" = md ]; then
+		expect_eq "$_rc" 1 "assemble refuses the volume"
+		check "it says md's array is whole" grep -q "the md array is whole" /tmp/asm.out
+		check "no volume" sh -c '! dmsetup info vol >/dev/null 2>&1'
+		run mdadm --assemble --scan
+		_dev=/dev/$(awk '$3 == "active" { print $1 }' /proc/mdstat)
+		[ "$_dev" != /dev/ ] || fail "mdadm --assemble --scan started no array"
+	else
+		expect_eq "$_rc" 0 "assemble --scan exit status"
+		check "it put the volume back" grep -q "finished as the volume from its backup labels" /tmp/asm.out
+		check "the table names the volume, layout sequential" \
+			sh -c "dmsetup table vol | grep ' layout sequential volume [0-9a-f-]*\$' >/dev/null"
+		for _d in "$@"; do
+			check "$_d holds no md superblock" sh -c "! mdadm --examine '$_d' >/dev/null 2>&1"
+		done
+		_dev=/dev/mapper/vol
+	fi
+	# shellcheck disable=SC2086
+	fio $_job --filename="$_dev" --verify_only >/tmp/fio.out 2>&1
+	_rc=$?
+	expect_eq "$_rc" 0 "fio verifies every block written before the power cut, through $_dev"
+	check "no verify error" sh -c "! grep -Eiq 'bad magic|mismatch|crc' /tmp/fio.out"
+	if [ "$_want" = md ]; then
+		run mdadm --stop "$_dev"
+		for _d in "$@"; do
+			run mdadm --zero-superblock "$_d"
+			bdsadm wipe "$_d" >/dev/null 2>&1 || true
+		done
+	else
+		run bdsadm stop vol
+		for _d in "$@"; do
+			bdsadm wipe "$_d" >/dev/null 2>&1 || true
+		done
+	fi
 	bds_expect_clean "$@"
 	pass
 }

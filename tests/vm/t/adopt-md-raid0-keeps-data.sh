@@ -23,11 +23,17 @@
 #  - bdsadm assemble --scan brings vol back over the moved disks, the
 #    same members in the same order; the files have their sha256;
 #  - bdsadm grow vol --layout interleave, mounted: the table's layout is
-#    interleave; the files have their sha256; xfs_repair -n is clean.
+#    interleave; the files have their sha256; xfs_repair -n is clean;
+#  - bdsadm release vol --to-md is refused (interleave: it names grow
+#    --layout sequential; after that grow, mounted: in use); then it
+#    exits 0: no member
+#    carries a bds-stripe label; mdadm --assemble --scan starts the
+#    array, XFS mounts from it, the files have their sha256, xfs_repair
+#    -n is clean.
 #
 # topology: size=262240K ctl=2 ctl=2
 # reboot-topology: ctl=c1d1+c0d0 ctl=c1d0+c0d1
-# timeout: 420
+# timeout: 480
 # check-kernels: 6.1 7.2
 
 # shellcheck disable=SC1091
@@ -162,6 +168,44 @@ check "the layout is interleave: $(dmsetup table $VOL)" \
 sums_match "interleaved" /bds/state
 run umount $MNT
 run xfs_repair -n $DM
-run bdsadm stop $VOL
+
+log "+ bdsadm release $VOL --to-md (interleaved)"
+bdsadm release $VOL --to-md >/tmp/release.out 2>&1
+rc=$?
+cat /tmp/release.out
+expect_eq "$rc" 1 "release of an interleaved volume is refused"
+check "it names grow --layout sequential" grep -q "grow $VOL --layout sequential" /tmp/release.out
+run bdsadm grow $VOL --layout sequential
+run mount -t xfs $DM $MNT
+log "+ bdsadm release $VOL --to-md (mounted)"
+bdsadm release $VOL --to-md >/tmp/release.out 2>&1
+rc=$?
+cat /tmp/release.out
+expect_eq "$rc" 1 "release of a mounted volume is refused"
+check "it says the volume is in use" grep -q "is in use" /tmp/release.out
+check "the volume is still there" [ -b $DM ]
+run umount $MNT
+log "+ bdsadm release $VOL --to-md"
+bdsadm release $VOL --to-md >/tmp/release.out 2>&1
+rc=$?
+cat /tmp/release.out
+expect_eq "$rc" 0 "bdsadm release --to-md exit status"
+check "$DM is gone" [ ! -e $DM ]
+for m in "$@"; do
+	check "$m: no bds-stripe label left" sh -c "! bdsadm examine '$m' >/dev/null 2>&1"
+done
+run mdadm --stop /dev/md/$VOL
+run mdadm --assemble --scan
+md=$(awk '$3 == "active" { print $1 }' /proc/mdstat)
+[ -n "$md" ] || fail "mdadm --assemble --scan started no array"
+log "mdadm --detail: $(mdadm --detail --export "/dev/$md" | tr '\n' ' ')"
+run mount -t xfs "/dev/$md" $MNT
+sums_match "released to md" /bds/state
+run umount $MNT
+run xfs_repair -n "/dev/$md"
+run mdadm --stop "/dev/$md"
+for m in "$@"; do
+	run mdadm --zero-superblock "$m"
+done
 bds_expect_clean "$@"
-pass "adopted volume assembled from moved disks and interleaved, data intact"
+pass "adopted volume assembled from moved disks, interleaved, released to md, data intact"

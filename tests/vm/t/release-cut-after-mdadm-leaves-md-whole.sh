@@ -1,0 +1,19 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# A power cut in bdsadm release --to-md at release-created (BDSADM_TEST_CRASH_AT)
+# loses nothing: the second boot, with the disks renamed, finds every
+# member with md's superblock: bdsadm assemble refuses the volume,
+# saying the md array is whole; mdadm starts the array and fio verifies
+# through it every block written before the cut
+# (guest-lib.sh: bds_release_crash).
+#
+# topology: size=131168K ctl=2 ctl=2
+# reboot-topology: ctl=c1d1+c0d0 ctl=c1d0+c0d1
+# timeout: 300
+# kernels: 6.1
+
+# shellcheck disable=SC1091
+. /bds/guest-lib.sh
+
+bds_release_crash release-created md
