@@ -35,6 +35,7 @@
 #include <unistd.h>
 
 #include "assemble.h"
+#include "adopt.h"
 #include "bdsadm.h"
 #include "config.h"
 #include "dm.h"
@@ -49,27 +50,10 @@
 #include "util.h"
 #include "volume.h"
 
-#define ADOPT_USAGE "adopt NAME --from /dev/mdN"
+#define ADOPT_USAGE "adopt NAME --from /dev/mdN | --from-table DMNAME"
 
-struct adopt_ctx {
-	const char *name;
-	const char *from;
-	struct bds_conf conf;
-	struct bds_md md;
-	struct bds_label v;		/* the volume, as member 0 sees it */
-	struct bds_dev d[BDS_MAX_MEMBERS];
-	u64 size[BDS_MAX_MEMBERS];	/* each member's sectors */
-	char majmin[BDS_MAX_MEMBERS][16];
-	char params[16384];		/* the volume's table, labelled */
-	char check_dm[64];		/* the read-only table's name */
-	struct bds_sample sample;	/* units read through md, then us */
-};
 
-/* The refusal of md array @md: @fmt, then "; nothing was changed". */
-static int refuse(const struct adopt_ctx *c, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static int refuse(const struct adopt_ctx *c, const char *fmt, ...)
+int adopt_refuse(const struct adopt_ctx *c, const char *fmt, ...)
 {
 	char msg[2048];
 	va_list ap;
@@ -88,22 +72,22 @@ static int check_kind(const struct adopt_ctx *c)
 	const char *meta = md->metadata;
 
 	if (strcmp(md->level, "raid0"))
-		return refuse(c, "%s is a %s array: only RAID0 (striping without redundancy) lays data out as a bds-stripe volume does",
+		return adopt_refuse(c, "%s is a %s array: only RAID0 (striping without redundancy) lays data out as a bds-stripe volume does",
 			      md->node, md->level[0] ? md->level : "unknown");
 	if (!strcmp(meta, "0.90") || !strcmp(meta, "1.0"))
-		return refuse(c, "%s has md metadata %s, which lies at the end of each member, where a bds-stripe volume keeps its backup label: adopt takes metadata 1.2 only",
+		return adopt_refuse(c, "%s has md metadata %s, which lies at the end of each member, where a bds-stripe volume keeps its backup label: adopt takes metadata 1.2 only",
 			      md->node, meta);
 	if (strcmp(meta, "1.2"))
-		return refuse(c, "%s has md metadata %s: adopt takes metadata 1.2 only (the superblock 4 KiB into each member)",
+		return adopt_refuse(c, "%s has md metadata %s: adopt takes metadata 1.2 only (the superblock 4 KiB into each member)",
 			      md->node, meta[0] ? meta : "unknown");
 	if (md->raid_disks > BDS_MAX_MEMBERS)
-		return refuse(c, "%s has %u members; a bds-stripe volume has at most %d",
+		return adopt_refuse(c, "%s has %u members; a bds-stripe volume has at most %d",
 			      md->node, md->raid_disks, BDS_MAX_MEMBERS);
 	if (md->nr_found != md->raid_disks)
-		return refuse(c, "%s has %u of its %u members: it is degraded or inactive, and RAID0 without a member has lost data",
+		return adopt_refuse(c, "%s has %u of its %u members: it is degraded or inactive, and RAID0 without a member has lost data",
 			      md->node, md->nr_found, md->raid_disks);
 	if (strcmp(md->reshape, "none"))
-		return refuse(c, "%s has a reshape pending (reshape_position %s): let mdadm finish it first",
+		return adopt_refuse(c, "%s has a reshape pending (reshape_position %s): let mdadm finish it first",
 			      md->node, md->reshape);
 	return BDS_EXIT_OK;
 }
@@ -117,25 +101,25 @@ static int check_zone(const struct adopt_ctx *c)
 
 	if (!chunk || chunk % 8 || chunk > 8388600 ||
 	    chunk * 512 * md->raid_disks > 0xffffffffULL)
-		return refuse(c, "%s has a chunk of %llu sectors, which a bds-stripe volume cannot have (a multiple of 4 KiB; a stripe width below 4 GiB)",
+		return adopt_refuse(c, "%s has a chunk of %llu sectors, which a bds-stripe volume cannot have (a multiple of 4 KiB; a stripe width below 4 GiB)",
 			      md->node, U(chunk));
 	for (i = 0; i < md->raid_disks; i++) {
 		const struct bds_md_member *m = &md->member[i];
 
 		if (!m->in_sync)
-			return refuse(c, "%s: member %s (role %u) is not in sync",
+			return adopt_refuse(c, "%s: member %s (role %u) is not in sync",
 				      md->node, m->dev, i);
 		if (m->used != md->member[0].used || !m->used ||
 		    m->used % chunk)
-			return refuse(c, "%s: its members are of unequal size (%s uses %llu sectors, %s %llu): md lays such an array out in zones, which a bds-stripe volume does not",
+			return adopt_refuse(c, "%s: its members are of unequal size (%s uses %llu sectors, %s %llu): md lays such an array out in zones, which a bds-stripe volume does not",
 				      md->node, md->member[0].dev,
 				      U(md->member[0].used), m->dev, U(m->used));
 		if (m->offset < BDS_LABEL_PRIMARY + BDS_LABEL_SECTORS)
-			return refuse(c, "%s: member %s's data starts at sector %llu, inside the place of the primary label (sectors 8 to 23)",
+			return adopt_refuse(c, "%s: member %s's data starts at sector %llu, inside the place of the primary label (sectors 8 to 23)",
 				      md->node, m->dev, U(m->offset));
 	}
 	if (md->sectors != md->member[0].used * md->raid_disks)
-		return refuse(c, "%s is %llu sectors, not %u members of %llu: it is not one zone",
+		return adopt_refuse(c, "%s is %llu sectors, not %u members of %llu: it is not one zone",
 			      md->node, U(md->sectors), md->raid_disks,
 			      U(md->member[0].used));
 	return BDS_EXIT_OK;
@@ -150,14 +134,14 @@ static int check_unused(const struct adopt_ctx *c)
 	snprintf(dir, sizeof(dir), "/sys/class/block/%s/holders", c->md.kname);
 	list_dir(dir, holders, sizeof(holders));
 	if (holders[0])
-		return refuse(c, "%s is held by %s: remove what is stacked on it first",
+		return adopt_refuse(c, "%s is held by %s: remove what is stacked on it first",
 			      c->md.node, holders);
 	fd = open(c->md.node, O_RDONLY | O_EXCL | O_CLOEXEC);
 	if (fd < 0 && errno == EBUSY)
-		return refuse(c, "%s is in use (mounted, or open exclusively): unmount it first",
+		return adopt_refuse(c, "%s is in use (mounted, or open exclusively): unmount it first",
 			      c->md.node);
 	if (fd < 0)
-		return refuse(c, "%s: %s", c->md.node, strerror(errno));
+		return adopt_refuse(c, "%s: %s", c->md.node, strerror(errno));
 	close(fd);
 	return BDS_EXIT_OK;
 }
@@ -175,29 +159,28 @@ static int check_room(struct adopt_ctx *c)
 		u64 backup, end;
 
 		if (bds_dev_open(&d, m->dev, false, why, sizeof(why)))
-			return refuse(c, "%s", why);
+			return adopt_refuse(c, "%s", why);
 		c->size[i] = d.sectors;
 		bds_dev_close(&d);
 		if (d.lbs > 4096)
-			return refuse(c, "%s has %u-byte logical blocks: a bds-stripe label needs 4 KiB blocks or smaller",
+			return adopt_refuse(c, "%s has %u-byte logical blocks: a bds-stripe label needs 4 KiB blocks or smaller",
 				      m->dev, d.lbs);
 		if (!bds_majmin_of(m->dev, c->majmin[i], sizeof(c->majmin[i])))
-			return refuse(c, "%s is not a block device", m->dev);
+			return adopt_refuse(c, "%s is not a block device", m->dev);
 		backup = d.sectors >= BDS_LABEL_MIN_MEMBER ?
 			 bds_label_backup_sector(d.sectors) : 0;
 		end = m->offset + m->used;
 		if (end > backup)
-			return refuse(c, "%s (role %u): md's data ends at sector %llu, and the backup label needs sectors %llu to %llu (8 KiB at the member's end below a 4 KiB boundary): no room (adopt needs 8 KiB free after md's data on every member, ending on a 4 KiB boundary)",
+			return adopt_refuse(c, "%s (role %u): md's data ends at sector %llu, and the backup label needs sectors %llu to %llu (8 KiB at the member's end below a 4 KiB boundary): no room (adopt needs 8 KiB free after md's data on every member, ending on a 4 KiB boundary)",
 				      m->dev, i, U(end), U(backup),
 				      U(backup + BDS_LABEL_SECTORS - 1));
 	}
 	return BDS_EXIT_OK;
 }
 
-/* The volume's label as member 0 sees it; groups: runs of a controller. */
-static int make_label(struct adopt_ctx *c)
+void adopt_label_volume(struct adopt_ctx *c, u64 chunk, u32 n,
+			const u64 *offset)
 {
-	const struct bds_md *md = &c->md;
 	struct bds_label *v = &c->v;
 	struct bds_member_dev dev;
 	char ctrl[BDS_MAX_MEMBERS][BDS_LABEL_CTRL_LEN + 1];
@@ -207,13 +190,13 @@ static int make_label(struct adopt_ctx *c)
 	bds_new_uuid(v->volume_uuid);
 	v->generation = 1;
 	v->ctime = v->utime = (u64)time(NULL);
-	v->nr_members = md->raid_disks;
+	v->nr_members = n;
 	v->layout = BDS_LAYOUT_SEQUENTIAL;
-	v->chunk_sectors = md->chunk_sectors;
+	v->chunk_sectors = chunk;
 	snprintf(v->name, sizeof(v->name), "%s", c->name);
 	snprintf(v->owner, sizeof(v->owner), "%s", c->conf.system_id);
 	v->compat = v->owner[0] ? BDS_LABEL_COMPAT_OWNER : 0;
-	for (i = 0; i < md->raid_disks; i++) {
+	for (i = 0; i < n; i++) {
 		bds_member_dev(c->majmin[i], &dev);
 		snprintf(ctrl[i], sizeof(ctrl[i]), "%.*s", BDS_LABEL_CTRL_LEN,
 			 dev.controller);
@@ -221,7 +204,7 @@ static int make_label(struct adopt_ctx *c)
 			 BDS_LABEL_SERIAL_LEN, dev.serial);
 		bds_new_uuid(v->uuid[i]);
 		v->weight[i] = 1;
-		v->member_offset[i] = md->member[i].offset;
+		v->member_offset[i] = offset[i];
 		if (i && strcmp(ctrl[i], ctrl[i - 1]))
 			g++;
 		if (g < BDS_MAX_GROUPS) {
@@ -234,18 +217,29 @@ static int make_label(struct adopt_ctx *c)
 		memset(v->group_size, 0, sizeof(v->group_size));
 		memset(v->controller, 0, sizeof(v->controller));
 		g = 0;
-		v->group_size[0] = (u8)md->raid_disks;
+		v->group_size[0] = (u8)n;
 	}
 	v->nr_groups = g + 1;
-	v->data_sectors = md->member[0].used;
-	if (bds_volume_length(v) != md->sectors)
-		return refuse(c, "internal error: the volume would be %llu sectors, the array is %llu",
-			      U(bds_volume_length(v)), U(md->sectors));
+}
+
+/* The volume's label as member 0 sees it; groups: runs of a controller. */
+static int make_label(struct adopt_ctx *c)
+{
+	const struct bds_md *md = &c->md;
+	u64 off[BDS_MAX_MEMBERS];
+	u32 i;
+
+	for (i = 0; i < md->raid_disks; i++)
+		off[i] = md->member[i].offset;
+	adopt_label_volume(c, md->chunk_sectors, md->raid_disks, off);
+	c->v.data_sectors = md->member[0].used;
+	if (bds_volume_length(&c->v) != md->sectors)
+		return adopt_refuse(c, "internal error: the volume would be %llu sectors, the array is %llu",
+				    U(bds_volume_length(&c->v)), U(md->sectors));
 	return BDS_EXIT_OK;
 }
 
-/* Member @i's label, checked by decoding it as a reader would. */
-static int member_label(const struct adopt_ctx *c, u32 i, struct bds_label *l)
+int adopt_member_label(const struct adopt_ctx *c, u32 i, struct bds_label *l)
 {
 	static u8 buf[BDS_LABEL_SIZE];
 	struct bds_label back;
@@ -256,17 +250,16 @@ static int member_label(const struct adopt_ctx *c, u32 i, struct bds_label *l)
 	bds_label_encode(l, buf);
 	err = bds_label_decode(buf, sizeof(buf), &back);
 	if (err)
-		return refuse(c, "internal error: the label of %s would be refused: %s",
+		return adopt_refuse(c, "internal error: the label of %s would be refused: %s",
 			      c->md.member[i].dev, bds_label_error(err));
 	return BDS_EXIT_OK;
 }
 
-/* The members in table order, as "MAJ:MIN" words. */
-static void member_words(const struct adopt_ctx *c, const char **devp)
+void adopt_member_words(const struct adopt_ctx *c, const char **devp)
 {
 	u32 i;
 
-	for (i = 0; i < c->md.raid_disks; i++)
+	for (i = 0; i < c->v.nr_members; i++)
 		devp[i] = c->majmin[i];
 }
 
@@ -283,7 +276,7 @@ static int compare_through_table(struct adopt_ctx *c)
 	long rc;
 	u32 i;
 
-	member_words(c, devp);
+	adopt_member_words(c, devp);
 	for (i = 0; i < c->md.raid_disks; i++)
 		off[i] = c->v.member_offset[i];
 	bds_volume_params_at(&c->v, devp, off, false, params, sizeof(params));
@@ -291,7 +284,7 @@ static int compare_through_table(struct adopt_ctx *c)
 		 (int)getpid());
 	if (!bds_dm_create_ro(c->check_dm, bds_volume_length(&c->v), params)) {
 		bds_md_start(&c->md);
-		return refuse(c, "device-mapper refused the read-only table '0 %llu bds-stripe %s' (dmesg says why); %s was started again",
+		return adopt_refuse(c, "device-mapper refused the read-only table '0 %llu bds-stripe %s' (dmesg says why); %s was started again",
 			      U(bds_volume_length(&c->v)), params, c->md.node);
 	}
 	snprintf(path, sizeof(path), "/dev/mapper/%s", c->check_dm);
@@ -305,9 +298,9 @@ static int compare_through_table(struct adopt_ctx *c)
 		bds_err("adopt %s: cannot start %s again: 'mdadm --assemble --scan' starts it",
 			c->name, c->md.node);
 	if (rc < 0)
-		return refuse(c, "reading the members through the read-only table failed: %s; %s was started again",
+		return adopt_refuse(c, "reading the members through the read-only table failed: %s; %s was started again",
 			      strerror(errno), c->md.node);
-	return refuse(c, "stripe unit %llu reads differently through %s and through a bds-stripe table of its members: the layouts differ; %s was started again",
+	return adopt_refuse(c, "stripe unit %llu reads differently through %s and through a bds-stripe table of its members: the layouts differ; %s was started again",
 		      U(c->sample.unit[rc]), c->md.node, c->md.node);
 }
 
@@ -340,7 +333,7 @@ static int adopt_write(struct adopt_ctx *c)
 	int rc = 0, step, failed = 0;
 
 	if (!dl)
-		return refuse(c, "out of memory");
+		return adopt_refuse(c, "out of memory");
 	for (i = 0; i < n; i++) {
 		if (bds_dev_open(&c->d[i], c->md.member[i].dev, true, why,
 				 sizeof(why)) ||
@@ -348,7 +341,7 @@ static int adopt_write(struct adopt_ctx *c)
 			close_members(c, i);
 			free(dl);
 			bds_md_start(&c->md);
-			return refuse(c, "%s; %s was started again", why,
+			return adopt_refuse(c, "%s; %s was started again", why,
 				      c->md.node);
 		}
 		bds_label_id_held(&was[i], dl);
@@ -356,7 +349,7 @@ static int adopt_write(struct adopt_ctx *c)
 	free(dl);
 	for (step = 1; step <= 3 && !rc; step++) {
 		for (i = 0; i < n; i++) {
-			member_label(c, i, &l);
+			adopt_member_label(c, i, &l);
 			if (step == 1) {
 				l.incompat |= BDS_LABEL_INCOMPAT_ADOPT;
 				rc = bds_label_write_backup(&c->d[i], &was[i], &l);
@@ -392,13 +385,12 @@ static int adopt_write(struct adopt_ctx *c)
 	return BDS_EXIT_FAIL;
 }
 
-/* Create /dev/mapper/NAME from the labels just written. */
-static int create_volume(struct adopt_ctx *c)
+int adopt_create_volume(struct adopt_ctx *c)
 {
 	const char *devp[BDS_MAX_MEMBERS];
-	char dmuuid[BDS_DM_UUID_SZ], vu[37], h[64];
+	char dmuuid[BDS_DM_UUID_SZ];
 
-	member_words(c, devp);
+	adopt_member_words(c, devp);
 	bds_volume_params(&c->v, devp, c->params, sizeof(c->params));
 	bds_volume_dm_uuid(&c->v, dmuuid, sizeof(dmuuid));
 	if (!bds_dm_create(c->name, dmuuid, bds_volume_length(&c->v), c->params,
@@ -408,19 +400,28 @@ static int create_volume(struct adopt_ctx *c)
 			c->name, U(bds_volume_length(&c->v)), c->params, c->name);
 		return BDS_EXIT_FAIL;
 	}
+	return BDS_EXIT_OK;
+}
+
+int adopt_say(const struct adopt_ctx *c)
+{
+	char vu[37], h[64];
+
 	bds_uuid_format(c->v.volume_uuid, vu);
-	printf("Adopted %s as /dev/mapper/%s\n", c->md.node, c->name);
+	printf("Adopted %s as /dev/mapper/%s\n", c->source, c->name);
 	printf("  volume:      %s\n  UUID:        %s\n", c->name, vu);
-	printf("  size:        %s (%llu sectors), the array's\n",
+	printf("  size:        %s (%llu sectors), as before\n",
 	       bds_human(bds_volume_length(&c->v) * 512, h, sizeof(h)),
 	       U(bds_volume_length(&c->v)));
-	printf("  stripe unit: %s, %u members in md's role order, layout sequential\n",
+	printf("  stripe unit: %s, %u members in %s order, layout %s\n",
 	       bds_human(c->v.chunk_sectors * 512, h, sizeof(h)),
-	       c->v.nr_members);
-	printf("  compared:    %u stripe units through md and through bds-stripe (%u held data): the same\n",
-	       c->sample.n, c->sample.nonzero);
-	printf("  next:        'bdsadm grow %s --layout interleave' spreads it over the controllers online\n",
-	       c->name);
+	       c->v.nr_members, c->md.node[0] ? "md's role" : "the table's",
+	       c->v.layout == BDS_LAYOUT_SEQUENTIAL ? "sequential" : "interleave");
+	printf("  compared:    %u stripe units through %s and through the labelled volume (%u held data): the same\n",
+	       c->sample.n, c->source, c->sample.nonzero);
+	if (c->v.layout == BDS_LAYOUT_SEQUENTIAL)
+		printf("  next:        'bdsadm grow %s --layout interleave' spreads it over the controllers online\n",
+		       c->name);
 	return BDS_EXIT_OK;
 }
 
@@ -434,21 +435,21 @@ static int check_name(struct adopt_ctx *c)
 	char err[1024];
 
 	if (bds_conf_read(&c->conf, &bds_conf_default, err, sizeof(err)))
-		return refuse(c, "%s; correct the configuration (bds-stripe.conf(5))",
+		return adopt_refuse(c, "%s; correct the configuration (bds-stripe.conf(5))",
 			      err);
 	if (bds_conf_crypttab_has(&c->conf, c->name))
-		return refuse(c, "%s is the name of a dm-crypt mapping in %s: pick another name",
+		return adopt_refuse(c, "%s is the name of a dm-crypt mapping in %s: pick another name",
 			      c->name, c->conf.paths->crypttab);
 	if (!bds_dm_info(c->name, &info))
-		return refuse(c, "cannot talk to device-mapper (is dm_mod loaded? are you root?)");
-	if (info.exists)
-		return refuse(c, "a device-mapper device named '%s' already exists: pick another name",
-			      c->name);
+		return adopt_refuse(c, "cannot talk to device-mapper (is dm_mod loaded? are you root?)");
+	if (info.exists && !(c->from_table && !strcmp(c->from_table, c->name)))
+		return adopt_refuse(c, "a device-mapper device named '%s' already exists: pick another name",
+				    c->name);
 	if (bds_scan("/sys", &s))
-		return refuse(c, "cannot list the block devices under /sys/class/block");
+		return adopt_refuse(c, "cannot list the block devices under /sys/class/block");
 	f = bds_name_clash(s.found, s.n, c->name, none);
 	if (f)
-		refuse(c, "%s carries a label of another volume named '%s': pick another name",
+		adopt_refuse(c, "%s carries a label of another volume named '%s': pick another name",
 		       f->dev, c->name);
 	bds_scan_free(&s);
 	return f ? BDS_EXIT_FAIL : BDS_EXIT_OK;
@@ -458,6 +459,7 @@ static int parse(struct adopt_ctx *c, int argc, char **argv)
 {
 	static const struct option lo[] = {
 		{ "from", required_argument, NULL, 'F' },
+		{ "from-table", required_argument, NULL, 'T' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -469,6 +471,11 @@ static int parse(struct adopt_ctx *c, int argc, char **argv)
 		case 'F':
 			c->from = optarg;
 			break;
+		case 'T':
+			c->from_table = bds_vol_name_arg(optarg);
+			if (!c->from_table)
+				return BDS_EXIT_USAGE;
+			break;
 		case 'h':
 			printf("usage: bdsadm " ADOPT_USAGE "\n");
 			return -1;
@@ -476,7 +483,7 @@ static int parse(struct adopt_ctx *c, int argc, char **argv)
 			return bds_usage(ADOPT_USAGE);
 		}
 	}
-	if (optind + 1 != argc || !c->from)
+	if (optind + 1 != argc || !c->from == !c->from_table)
 		return bds_usage(ADOPT_USAGE);
 	c->name = bds_vol_name_arg(argv[optind]);
 	return c->name ? BDS_EXIT_OK : BDS_EXIT_USAGE;
@@ -490,8 +497,12 @@ static int adopt(struct adopt_ctx *c)
 	rc = check_name(c);
 	if (rc)
 		return rc;
+	if (c->from_table)
+		return adopt_from_table(c);
+	snprintf(c->source, sizeof(c->source), "%s", c->from);
 	if (bds_md_read(c->from, &c->md, why, sizeof(why)))
-		return refuse(c, "%s", why);
+		return adopt_refuse(c, "%s", why);
+	snprintf(c->source, sizeof(c->source), "%s", c->md.node);
 	rc = check_kind(c);
 	if (!rc)
 		rc = check_zone(c);
@@ -504,26 +515,28 @@ static int adopt(struct adopt_ctx *c)
 	for (u32 i = 0; !rc && i < c->md.raid_disks; i++) {
 		struct bds_label l;
 
-		rc = member_label(c, i, &l);
+		rc = adopt_member_label(c, i, &l);
 	}
 	if (!rc && !bds_sample_pick(&c->sample, c->md.chunk_sectors,
 				    c->md.sectors / c->md.chunk_sectors,
 				    c->md.raid_disks))
-		rc = refuse(c, "out of memory");
+		rc = adopt_refuse(c, "out of memory");
 	if (!rc && bds_sample_read(&c->sample, c->md.node, false) !=
 	    (long)c->sample.n)
-		rc = refuse(c, "reading %s failed: %s", c->md.node,
+		rc = adopt_refuse(c, "reading %s failed: %s", c->md.node,
 			    strerror(errno));
 	if (rc)
 		return rc;
 	if (!bds_md_stop(&c->md))
-		return refuse(c, "'mdadm --stop %s' failed (is it in use?)",
+		return adopt_refuse(c, "'mdadm --stop %s' failed (is it in use?)",
 			      c->md.node);
 	rpl_crash_point("adopt-stopped");
 	rc = compare_through_table(c);
 	if (!rc)
 		rc = adopt_write(c);
-	return rc ? rc : create_volume(c);
+	if (!rc)
+		rc = adopt_create_volume(c);
+	return rc ? rc : adopt_say(c);
 }
 
 int bds_cmd_adopt(int argc, char **argv)

@@ -67,7 +67,7 @@ static const struct {
 	{ "detail", bds_cmd_detail, "detail [--json | --export] [--interval SECONDS] NAME" },
 	{ "incremental", bds_cmd_incremental, "incremental [--remove] DEVICE" },
 	{ "import", bds_cmd_import, "import NAME | --uuid UUID [--force]" },
-	{ "adopt", bds_cmd_adopt, "adopt NAME --from /dev/mdN" },
+	{ "adopt", bds_cmd_adopt, "adopt NAME --from /dev/mdN | --from-table DMNAME" },
 	{ "release", bds_cmd_release, "release NAME --to-md [--md-device /dev/md/NAME]" },
 	{ "grow", bds_cmd_grow, GROW_USAGE },
 	{ "replace", bds_cmd_replace, "replace [--force] [--ignore-read-errors] NAME OLD NEW | replace --abort NAME" },

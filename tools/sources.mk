@@ -15,7 +15,7 @@ BDSADM_SRC := bdsadm.c create.c assemble-cmd.c stop.c incremental.c \
 	label-io.c assemble.c scan.c volume.c dm.c signature.c fmt.c \
 	monitor-cmd.c monitor-watch.c monitor-report.c monitor-program.c member-dev.c \
 	check-cmd.c check-read.c grow.c grow-add.c grow-relayout.c grow-copy.c systemd.c replace.c replace-copy.c replace-rescue.c replace-seg.c \
-	replace-abort.c run-lock.c config.c import.c sysfs.c adopt.c adopt-finish.c release.c md.c sample.c \
+	replace-abort.c run-lock.c config.c import.c sysfs.c adopt.c adopt-table.c adopt-finish.c release.c md.c sample.c \
 	$(BDSADM_PLAN_SRC) $(LIBBDS_SRC)
 BDSADM_LIBS := -ldevmapper -lblkid -lpthread
 # The test build only (make test-build): the hooks the VM tests drive.

@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * bdsadm adopt: what adopt.c (an md RAID0 array) and adopt-table.c (an
+ * unlabelled bds-stripe or striped device-mapper table) share.
+ */
+#ifndef BDS_ADOPT_H
+#define BDS_ADOPT_H
+
+#include "config.h"
+#include "label-io.h"
+#include "md.h"
+#include "sample.h"
+
+struct adopt_ctx {
+	const char *name;
+	const char *from;		/* --from: the md array */
+	const char *from_table;		/* --from-table: the dm device */
+	char source[PATH_MAX];		/* what is adopted, for messages */
+	struct bds_conf conf;
+	struct bds_md md;
+	struct bds_label v;		/* the volume, as member 0 sees it */
+	struct bds_dev d[BDS_MAX_MEMBERS];
+	u64 size[BDS_MAX_MEMBERS];	/* each member's sectors */
+	char majmin[BDS_MAX_MEMBERS][16];
+	char params[16384];		/* the volume's table, labelled */
+	char check_dm[64];		/* the read-only table's name */
+	struct bds_sample sample;	/* units read through md, then us */
+};
+
+/* "adopt NAME: " @fmt "; nothing was changed" on stderr; BDS_EXIT_FAIL. */
+int adopt_refuse(const struct adopt_ctx *c, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/*
+ * c->v for @n members at @offset (table order, c->majmin set): a new
+ * volume of generation 1, layout sequential, unit weights, the groups
+ * the runs of one controller; data_sectors is the caller's.
+ */
+void adopt_label_volume(struct adopt_ctx *c, u64 chunk, u32 n,
+			const u64 *offset);
+
+/* Member @i's label (c->size[i] set), checked as a reader would. */
+int adopt_member_label(const struct adopt_ctx *c, u32 i, struct bds_label *l);
+
+/* c->majmin as table words. */
+void adopt_member_words(const struct adopt_ctx *c, const char **devp);
+
+/* Create /dev/mapper/NAME from the labels written. */
+int adopt_create_volume(struct adopt_ctx *c);
+
+/* Say what was adopted; BDS_EXIT_OK. */
+int adopt_say(const struct adopt_ctx *c);
+
+/* adopt NAME --from-table DMNAME (adopt-table.c). */
+int adopt_from_table(struct adopt_ctx *c);
+
+#endif /* BDS_ADOPT_H */
