@@ -1882,7 +1882,7 @@ static void bds_io_hints(struct dm_target *ti, struct queue_limits *limits)
 
 static struct target_type bds_target = {
 	.name = "bds-stripe",
-	.version = { 1, 8, 3 },
+	.version = { 1, 9, 0 },
 	.features = DM_TARGET_PASSES_INTEGRITY | DM_TARGET_NOWAIT |
 		    BDS_TARGET_ATOMIC_WRITES,
 	.module = THIS_MODULE,
