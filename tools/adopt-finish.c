@@ -33,6 +33,16 @@ enum bds_adopt_verdict bds_adopt_decide(const struct bds_found *found,
 	}
 	if (!adopting)
 		return r->verdict = BDS_ADOPT_NONE;
+	/*
+	 * No primary of ours: every member's primary place still holds md's
+	 * superblock (adopt has not reached step 2, or release's mdadm
+	 * wrote them all), whichever members carry a marked backup.
+	 */
+	for (i = 0; i < n; i++)
+		if (!memcmp(found[i].label.volume_uuid, uuid, BDS_UUID_LEN))
+			r->nr_primary += found[i].copy == 0;
+	if (!r->nr_primary)
+		return r->verdict = BDS_ADOPT_MD_WHOLE;
 	nr = r->label->nr_members;
 	for (i = 0; i < n; i++) {
 		const struct bds_label *l = &found[i].label;
@@ -50,15 +60,12 @@ enum bds_adopt_verdict bds_adopt_decide(const struct bds_found *found,
 			return r->verdict = BDS_ADOPT_INCOMPLETE;
 		}
 		r->member[p] = (int)i;
-		r->nr_primary += found[i].copy == 0;
 	}
 	for (p = 0; p < nr; p++)
 		if (r->member[p] < 0) {
 			r->position = p;
 			return r->verdict = BDS_ADOPT_INCOMPLETE;
 		}
-	if (!r->nr_primary)
-		return r->verdict = BDS_ADOPT_MD_WHOLE;
 	r->backup_only = r->nr_primary == nr;
 	return r->verdict = BDS_ADOPT_FINISH;
 }

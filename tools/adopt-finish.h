@@ -7,7 +7,8 @@
  * (Documentation/bds-stripe-label.rst, "Adoption").  So:
  *   - no member's primary is ours: md's superblocks are all there, md
  *     assembles the array and holds the data; nothing here takes it
- *     (MD_WHOLE: adopt it again);
+ *     (MD_WHOLE: adopt it again), whichever members carry a marked
+ *     backup (adopt cut among them, release among its erasures);
  *   - some member's primary is ours: md can no longer assemble the
  *     array, and every member's label is known, from its primary or
  *     its backup: assemble finishes the adoption (FINISH), once every

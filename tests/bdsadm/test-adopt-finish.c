@@ -4,15 +4,15 @@
  * (tools/adopt-finish.c, bds_adopt_decide()), over generated sets of
  * devices in random order, beside another volume's devices:
  *   - no copy with ADOPT: NONE;
- *   - every member there, none with its primary (all read from an ADOPT
- *     backup): MD_WHOLE, and the message says the md array is whole,
- *     names adopt and says nothing was written;
+ *   - none with its primary (all read from an ADOPT backup), whether
+ *     every member is there or some: MD_WHOLE, and the message says the
+ *     md array is whole, names adopt and says nothing was written;
  *   - every member there, k of them (1 <= k < N) with their primary and
  *     an ADOPT backup, the others from their ADOPT backup: FINISH, k
  *     primaries, not backup only, each position mapped to its device;
  *   - every primary there, some backups with ADOPT: FINISH, backup only;
- *   - a member missing: INCOMPLETE at the lowest missing position, the
- *     message names its serial; a member twice: INCOMPLETE naming both
+ *   - a member missing, another with its primary: INCOMPLETE at the
+ *     missing position, the message names its serial; a member twice: INCOMPLETE naming both
  *     devices; a device of another generation: INCOMPLETE naming it.
  * Output is TAP; the last line is "N passed, N failed".
  */
@@ -168,12 +168,20 @@ static void one_round(void)
 	bds_adopt_decide(f, nf, v.volume_uuid, &r);
 	bad[3] += r.verdict != BDS_ADOPT_FINISH || !r.backup_only ||
 		  !mapped(&r, n);
-	/* INCOMPLETE: a member missing */
+	/* MD_WHOLE too: only some members have their marked backup */
+	nf = 0;
+	for (p = 0; p < n; p++)
+		if (p == 0 || rnd() % 2)
+			add(&v, p, 1, true);
+	shuffle();
+	bad[1] += bds_adopt_decide(f, nf, v.volume_uuid, &r) !=
+		  BDS_ADOPT_MD_WHOLE;
+	/* INCOMPLETE: a member missing, one of the others with its primary */
 	miss = (u32)(rnd() % n);
 	nf = 0;
 	for (p = 0; p < n; p++)
 		if (p != miss)
-			add(&v, p, p % 2, true);
+			add(&v, p, nf ? (int)(p % 2) : 0, true);
 	if (nf) {
 		shuffle();
 		bds_adopt_decide(f, nf, v.volume_uuid, &r);
@@ -182,7 +190,7 @@ static void one_round(void)
 			  !strstr(msg, v.serial[miss]) ||
 			  !strstr(msg, "nothing was written");
 	}
-	/* INCOMPLETE: a member twice */
+	/* INCOMPLETE: a member twice (one of the two with its primary) */
 	nf = 0;
 	for (p = 0; p < n; p++)
 		add(&v, p, 1, true);
@@ -192,10 +200,10 @@ static void one_round(void)
 	bds_adopt_message(&r, msg, sizeof(msg));
 	bad[5] += r.verdict != BDS_ADOPT_INCOMPLETE || !r.dev || !r.dev2 ||
 		  !strstr(msg, r.dev) || !strstr(msg, r.dev2);
-	/* INCOMPLETE: a device of generation 2 */
+	/* INCOMPLETE: a device of generation 2 (member 0 with its primary) */
 	nf = 0;
 	for (p = 0; p < n; p++)
-		add(&v, p, 1, true);
+		add(&v, p, p ? 1 : 0, true);
 	f[rnd() % nf].label.generation = 2;
 	shuffle();
 	bds_adopt_decide(f, nf, v.volume_uuid, &r);

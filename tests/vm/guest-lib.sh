@@ -336,16 +336,20 @@ bds_replace_crash() {
 #   md      no md superblock was overwritten: "bdsadm assemble --scan"
 #           refuses the volume, says the md array is whole and names
 #           adopt, and writes nothing (the members' first 16 KiB and
-#           last 64 KiB unchanged); the target refuses a labelled table
-#           over the members for it; bdsadm wipe of one member erases
-#           its marked backup and leaves md's superblock; mdadm
+#           last 64 KiB unchanged); with every member marked
+#           (adopt-backups) the target refuses a labelled table over the
+#           members, and bdsadm wipe of one member erases its marked
+#           backup and leaves md's superblock; mdadm
 #           --assemble --scan starts the
 #           array, fio verifies the pattern through it; adopt again
 #           finishes, and fio verifies through the volume;
+#   none    nothing written yet: as md, but assemble finds no label at
+#           all (and says so, exit 0);
 #   finish  md can no longer assemble the array: "bdsadm assemble
 #           --scan" finishes the adoption (it says so) and brings the
 #           volume up; fio verifies the pattern; no member holds an md
-#           superblock; after a stop, assemble has nothing to finish.
+#           superblock; after a stop, assemble has nothing to finish;
+#   complete every label written: as finish, with nothing to finish.
 bds_adopt_crash() {
 	_pt=$1 _want=$2
 	bds_load_module
@@ -378,13 +382,21 @@ bds_adopt_crash() {
 	bdsadm assemble --scan >/tmp/asm.out 2>&1
 	_rc=$?
 	cat /tmp/asm.out
+	if [ "$_want" = none ]; then
+		expect_eq "$_rc" 0 "assemble --scan exit status"
+		check "it finds no label" grep -q "no device carries a bds-stripe label" /tmp/asm.out
+		expect_eq "$(_ends "$@")" "$_before" "assemble wrote nothing to the members"
+	fi
 	if [ "$_want" = md ]; then
 		expect_eq "$_rc" 1 "assemble refuses the volume"
 		check "it says md's array is whole" grep -q "the md array is whole" /tmp/asm.out
 		check "it names adopt" grep -q "bdsadm adopt vol --from" /tmp/asm.out
 		check "no volume" sh -c '! dmsetup info vol >/dev/null 2>&1'
 		expect_eq "$(_ends "$@")" "$_before" "assemble wrote nothing to the members"
-		# the target refuses a table over a member whose copy has ADOPT
+	fi
+	# every member marked: the target refuses a table over them, and
+	# wipe erases a marked backup, never md's superblock
+	if [ "$_want" = md ] && [ "$_pt" = adopt-backups ]; then
 		_uuid=$(bdsadm examine --export "$1" | sed -n 's/^BDS_VOLUME_UUID=//p')
 		_t="0 8192 bds-stripe 128 1 4"
 		for _i in 0 1 2 3; do
@@ -399,11 +411,12 @@ bds_adopt_crash() {
 			sh -c "! echo '$_t' | dmsetup create adoptchk"
 		check "the kernel says why" sh -c \
 			"dmesg | grep \"bds-stripe: Member's adoption from md is not finished: run bdsadm assemble\" >/dev/null"
-		# wipe erases the marked backup, never md's superblock
 		run bdsadm wipe "$1"
 		check "$1: md's superblock is still there after bdsadm wipe" \
 			mdadm --examine "$1"
 		check "$1: no bds-stripe label left" sh -c "! bdsadm examine '$1'"
+	fi
+	if [ "$_want" = md ] || [ "$_want" = none ]; then
 		run mdadm --assemble --scan
 		_md=$(awk '$3 == "active" { print $1 }' /proc/mdstat)
 		[ -n "$_md" ] || fail "mdadm --assemble --scan started no array"
@@ -417,7 +430,11 @@ bds_adopt_crash() {
 		expect_eq "$_rc" 0 "adopt again finishes"
 	else
 		expect_eq "$_rc" 0 "assemble --scan exit status"
-		check "it finished the adoption" grep -q "finished as the volume from its backup labels" /tmp/asm.out
+		if [ "$_want" = finish ]; then
+			check "it finished the adoption" grep -q "finished as the volume from its backup labels" /tmp/asm.out
+		else
+			check "nothing was left to finish" sh -c "! grep finished /tmp/asm.out >/dev/null"
+		fi
 		for _d in "$@"; do
 			check "$_d holds no md superblock" sh -c "! mdadm --examine '$_d' >/dev/null 2>&1"
 		done
@@ -476,6 +493,11 @@ bds_release_crash() {
 	bdsadm assemble --scan >/tmp/asm.out 2>&1
 	_rc=$?
 	cat /tmp/asm.out
+	if [ "$_want" = none ]; then
+		expect_eq "$_rc" 0 "assemble --scan exit status"
+		check "it finds no label" grep -q "no device carries a bds-stripe label" /tmp/asm.out
+		expect_eq "$(_ends "$@")" "$_before" "assemble wrote nothing to the members"
+	fi
 	if [ "$_want" = md ]; then
 		expect_eq "$_rc" 1 "assemble refuses the volume"
 		check "it says md's array is whole" grep -q "the md array is whole" /tmp/asm.out
