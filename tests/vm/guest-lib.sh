@@ -270,6 +270,16 @@ bds_four_disks() {
 # bds_gen_of DEV: the label generation bdsadm reads on DEV ("" if none).
 bds_gen_of() { bdsadm examine --export "$1" | sed -n 's/^BDS_GENERATION=//p'; }
 
+# bds_fio_verifies WHAT FIO-ARGS...: fio --verify_only with FIO-ARGS (a
+# job that wrote a verify pattern) exits 0 and reports no verify error.
+bds_fio_verifies() {
+	_what=$1
+	shift
+	fio "$@" --verify_only >/tmp/fio.out 2>&1
+	expect_eq "$?" 0 "fio verifies $_what"
+	check "no verify error ($_what)" sh -c "! grep -Eiq 'bad magic|mismatch|crc' /tmp/fio.out"
+}
+
 # bds_replace_crash POINT SIDE: the body of the replace-crash tests (two
 # boots, disks A B C D; header "# reboot-topology:").  Boot 1: a 2+1
 # volume over A B C, 256 MiB of it written by fio with a verify pattern,
@@ -315,10 +325,7 @@ bds_replace_crash() {
 	check "the table names the volume" sh -c "dmsetup table vol | grep ' volume [0-9a-f-]*\$' >/dev/null"
 	check "no mirror left" sh -c '! dmsetup info vol-replace >/dev/null 2>&1'
 	# shellcheck disable=SC2086
-	fio $_job --verify_only >/tmp/fio.out 2>&1
-	_rc=$?
-	expect_eq "$_rc" 0 "fio verifies every block written before the power cut"
-	check "no verify error" sh -c "! grep -Eiq 'bad magic|mismatch|crc' /tmp/fio.out"
+	bds_fio_verifies "every block written before the power cut" $_job
 	run bdsadm stop vol
 	for _d in "$@"; do
 		bdsadm wipe "$_d" >/dev/null 2>&1 || true
@@ -421,8 +428,7 @@ bds_adopt_crash() {
 		_md=$(awk '$3 == "active" { print $1 }' /proc/mdstat)
 		[ -n "$_md" ] || fail "mdadm --assemble --scan started no array"
 		# shellcheck disable=SC2086
-		fio $_job --filename="/dev/$_md" --verify_only >/tmp/fio.out 2>&1
-		expect_eq "$?" 0 "fio verifies the pattern through /dev/$_md"
+		bds_fio_verifies "the pattern through /dev/$_md" $_job --filename="/dev/$_md"
 		log "+ bdsadm adopt vol --from /dev/$_md"
 		bdsadm adopt vol --from "/dev/$_md" >/tmp/adopt.out 2>&1
 		_rc=$?
@@ -442,10 +448,7 @@ bds_adopt_crash() {
 	check "the table names the volume, layout sequential" \
 		sh -c "dmsetup table vol | grep ' layout sequential volume [0-9a-f-]*\$' >/dev/null"
 	# shellcheck disable=SC2086
-	fio $_job --filename=/dev/mapper/vol --verify_only >/tmp/fio.out 2>&1
-	_rc=$?
-	expect_eq "$_rc" 0 "fio verifies every block written before the power cut"
-	check "no verify error" sh -c "! grep -Eiq 'bad magic|mismatch|crc' /tmp/fio.out"
+	bds_fio_verifies "every block written before the power cut" $_job --filename=/dev/mapper/vol
 	run bdsadm stop vol
 	run bdsadm assemble --scan
 	check "nothing left to finish" sh -c "! bdsadm assemble --scan 2>&1 | grep finished >/dev/null"
@@ -516,10 +519,7 @@ bds_release_crash() {
 		_dev=/dev/mapper/vol
 	fi
 	# shellcheck disable=SC2086
-	fio $_job --filename="$_dev" --verify_only >/tmp/fio.out 2>&1
-	_rc=$?
-	expect_eq "$_rc" 0 "fio verifies every block written before the power cut, through $_dev"
-	check "no verify error" sh -c "! grep -Eiq 'bad magic|mismatch|crc' /tmp/fio.out"
+	bds_fio_verifies "every block written before the power cut, through $_dev" $_job --filename="$_dev"
 	if [ "$_want" = md ]; then
 		run mdadm --stop "$_dev"
 		for _d in "$@"; do
@@ -1202,9 +1202,7 @@ bds_grow_crash() {
 	fi
 	log "table after the cut: $(dmsetup table $_vol)"
 	# shellcheck disable=SC2086
-	fio $_job --verify_only >/tmp/fio.out 2>&1
-	expect_eq "$?" 0 "fio verifies every block written before the power cut"
-	check "no verify error" sh -c "! grep -Eiq 'bad magic|mismatch|crc' /tmp/fio.out"
+	bds_fio_verifies "every block written before the power cut" $_job
 	run bdsadm grow --continue $_vol
 	# shellcheck disable=SC2086
 	fio $_job --verify_only >/tmp/fio.out 2>&1
@@ -1255,9 +1253,7 @@ bds_grow_add_crash() {
 	if dmsetup table vol | grep ' reshape ' >/dev/null; then _got=restripe; fi
 	expect_eq "$_got" "$_want" "assembly after the cut: $_want"
 	# shellcheck disable=SC2086
-	fio $_job --verify_only >/tmp/fio.out 2>&1
-	expect_eq "$?" 0 "fio verifies every block written before the power cut"
-	check "no verify error" sh -c "! grep -Eiq 'bad magic|mismatch|crc' /tmp/fio.out"
+	bds_fio_verifies "every block written before the power cut" $_job
 	if dmsetup table vol | grep ' reshape ' >/dev/null; then
 		run bdsadm grow --continue vol
 	else
