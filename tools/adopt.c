@@ -335,9 +335,15 @@ static int adopt_write(struct adopt_ctx *c)
 	if (!dl)
 		return adopt_refuse(c, "out of memory");
 	for (i = 0; i < n; i++) {
-		if (bds_dev_open(&c->d[i], c->md.member[i].dev, true, why,
-				 sizeof(why)) ||
-		    bds_labels_read(&c->d[i], dl)) {
+		rc = bds_dev_open(&c->d[i], c->md.member[i].dev, true, why,
+				  sizeof(why));
+		if (!rc && bds_labels_read(&c->d[i], dl)) {
+			snprintf(why, sizeof(why), "%s: cannot read its labels",
+				 c->md.member[i].dev);
+			rc = -EIO;
+			i++;
+		}
+		if (rc) {
 			close_members(c, i);
 			free(dl);
 			bds_md_start(&c->md);
@@ -347,6 +353,7 @@ static int adopt_write(struct adopt_ctx *c)
 		bds_label_id_held(&was[i], dl);
 	}
 	free(dl);
+	rc = 0;
 	for (step = 1; step <= 3 && !rc; step++) {
 		for (i = 0; i < n; i++) {
 			adopt_member_label(c, i, &l);
@@ -377,11 +384,15 @@ static int adopt_write(struct adopt_ctx *c)
 	close_members(c, n);
 	if (!rc)
 		return BDS_EXIT_OK;
-	bds_err("adopt %s: %s: writing its label failed: %s; %s",
-		c->name, c->md.member[i].dev, bds_label_io_error(rc),
-		failed == 1 || (failed == 2 && !i) ?
-		"no md superblock was overwritten: start the array again with 'mdadm --assemble --scan', then adopt it again" :
-		"the adoption is half done: 'bdsadm assemble' finishes it once the device can be written");
+	if (failed == 1 || (failed == 2 && !i)) {
+		bds_err("adopt %s: %s: writing its label failed: %s; no md superblock was overwritten: %s; adopt it again once the device can be written",
+			c->name, c->md.member[i].dev, bds_label_io_error(rc),
+			bds_md_start(&c->md) ? "the array was started again" :
+			"start the array with 'mdadm --assemble --scan'");
+		return BDS_EXIT_FAIL;
+	}
+	bds_err("adopt %s: %s: writing its label failed: %s; the adoption is half done: md can no longer start the array, and 'bdsadm assemble %s' finishes the adoption once the device can be written",
+		c->name, c->md.member[i].dev, bds_label_io_error(rc), c->name);
 	return BDS_EXIT_FAIL;
 }
 

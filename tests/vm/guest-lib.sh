@@ -418,6 +418,8 @@ bds_adopt_crash() {
 			sh -c "! echo '$_t' | dmsetup create adoptchk"
 		check "the kernel says why" sh -c \
 			"dmesg | grep \"bds-stripe: Member's adoption from md is not finished: run bdsadm assemble\" >/dev/null"
+		bdsadm examine "$1" >/tmp/examine.out 2>&1
+		check "examine shows $1's backup marked ADOPT" grep -q "marked ADOPT" /tmp/examine.out
 		run bdsadm wipe "$1"
 		check "$1: md's superblock is still there after bdsadm wipe" \
 			mdadm --examine "$1"
