@@ -44,6 +44,7 @@
 #include "md.h"
 #include "member-dev.h"
 #include "replace.h"
+#include "run-lock.h"
 #include "sample.h"
 #include "scan.h"
 #include "sysfs.h"
@@ -505,6 +506,12 @@ static int adopt(struct adopt_ctx *c)
 	char why[1024];
 	int rc;
 
+	/* udev's events and the boot unit assemble nothing meanwhile */
+	rc = bds_run_lock(60000);
+	if (rc)
+		return adopt_refuse(c, "cannot take the assembly lock " BDS_RUN_DIR "/lock: %s",
+				    rc == -ETIMEDOUT ? "another bdsadm holds it" :
+				    strerror(-rc));
 	rc = check_name(c);
 	if (rc)
 		return rc;

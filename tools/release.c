@@ -37,6 +37,7 @@
 #include "label-io.h"
 #include "md.h"
 #include "replace.h"
+#include "run-lock.h"
 #include "sample.h"
 #include "scan.h"
 #include "util.h"
@@ -239,6 +240,12 @@ static int release(struct release_ctx *c)
 	long rc;
 	u32 p;
 
+	/* udev's events and the boot unit assemble nothing meanwhile */
+	rc = bds_run_lock(60000);
+	if (rc)
+		return refuse(c, "cannot take the assembly lock " BDS_RUN_DIR "/lock: %s",
+			      rc == -ETIMEDOUT ? "another bdsadm holds it" :
+			      strerror((int)-rc));
 	rc = check_volume(c);
 	if (rc)
 		return (int)rc;
@@ -273,13 +280,20 @@ static int release(struct release_ctx *c)
 			c->name, c->md);
 	dl = malloc(sizeof(*dl));
 	for (p = 0; dl && p < c->n; p++) {
-		if (bds_dev_open(&d, c->dev[p], true, why, sizeof(why)))
-			continue;
-		if (!bds_labels_read(&d, dl)) {
+		int e = bds_dev_open(&d, c->dev[p], true, why, sizeof(why));
+
+		if (!e) {
+			e = bds_labels_read(&d, dl);
 			bds_label_id_held(&was, dl);
-			bds_labels_wipe(&d, &was);
+			if (!e)
+				e = bds_labels_wipe(&d, &was);
+			bds_dev_close(&d);
+			snprintf(why, sizeof(why), "%s: %s", c->dev[p],
+				 e ? bds_label_io_error(e) : "");
 		}
-		bds_dev_close(&d);
+		if (e)
+			bds_err("release %s: cannot erase the marked backup label (%s); it is never used while md's superblock is there, and 'bdsadm wipe %s' erases it once the array is stopped",
+				c->name, why, c->dev[p]);
 		if (!p)
 			rpl_crash_point("release-wiped-1");
 	}
