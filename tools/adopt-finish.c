@@ -100,7 +100,7 @@ void bds_adopt_message(const struct bds_adopt_result *r, char *buf, size_t sz)
 				 l->serial[r->position] : "unknown");
 		break;
 	case BDS_ADOPT_FINISH:
-		snprintf(buf, sz, "volume %s (%s): a change between md and bds-stripe (bdsadm adopt or release) was cut short with %u of %u members' primary labels bds-stripe's: md cannot assemble the array; 'bdsadm assemble %s' makes it the volume again (automatic assembly writes to no disk)",
+		snprintf(buf, sz, "volume %s (%s): a change between md and bds-stripe (bdsadm adopt or release) was cut short with %u of %u members' primary labels bds-stripe's: md cannot assemble the array; 'bdsadm assemble %s' (or the boot unit) makes it the volume again; udev's path writes to no disk",
 			 l->name, vu, r->nr_primary, l->nr_members, l->name);
 		break;
 	}

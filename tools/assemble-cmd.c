@@ -494,6 +494,18 @@ static const u8 *volume_uuid(const struct asm_ctx *c, const char *name,
 }
 
 /*
+ * Another host's volume is not written to unless --foreign asks for it,
+ * as admit() does not assemble it.
+ */
+static bool adopt_ours(const struct asm_ctx *c,
+		       const struct bds_adopt_result *ar)
+{
+	const char *owner = ar->label->owner;
+
+	return c->foreign || !owner[0] || !strcmp(owner, c->conf.system_id);
+}
+
+/*
  * An adoption from md cut short (adopt-finish.h) is finished before the
  * decision; here, one that is not (md's array whole, a member missing,
  * or automatic assembly, which writes to no disk) refuses the volume.
@@ -509,7 +521,8 @@ static bool adoption_done(const struct asm_ctx *c, const char *name,
 	    BDS_ADOPT_NONE || (ar.verdict == BDS_ADOPT_FINISH && ar.backup_only))
 		return true;
 	bds_adopt_message(&ar, msg, sizeof(msg));
-	bds_err("%s", msg);
+	bds_err("%s%s", msg, ar.verdict == BDS_ADOPT_FINISH && !adopt_ours(c, &ar) ?
+		" (it is another host's volume: add --foreign)" : "");
 	return false;
 }
 
@@ -535,8 +548,10 @@ static bool finish_adoptions(const struct asm_ctx *c)
 	for (i = 0; i < nv; i++) {
 		if (want && memcmp(want, uuids[i], BDS_UUID_LEN))
 			continue;
-		if (bds_adopt_decide(c->s.found, c->s.n, uuids[i], &ar) ==
-		    BDS_ADOPT_FINISH && !bds_adopt_finish(c->s.found, &ar))
+		if (bds_adopt_decide(c->s.found, c->s.n, uuids[i], &ar) !=
+		    BDS_ADOPT_FINISH || !adopt_ours(c, &ar))
+			continue;
+		if (!bds_adopt_finish(c->s.found, &ar))
 			wrote = true;
 	}
 	free(uuids);

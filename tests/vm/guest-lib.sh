@@ -352,8 +352,10 @@ bds_replace_crash() {
 #           finishes, and fio verifies through the volume;
 #   none    nothing written yet: as md, but assemble finds no label at
 #           all (and says so, exit 0);
-#   finish  md can no longer assemble the array: "bdsadm assemble
-#           --scan" finishes the adoption (it says so) and brings the
+#   finish  md can no longer assemble the array: as another host
+#           (system_id), "bdsadm assemble --scan" refuses and writes
+#           nothing; as this one it finishes the adoption (it says so)
+#           and brings the
 #           volume up; fio verifies the pattern; no member holds an md
 #           superblock; after a stop, assemble has nothing to finish;
 #   complete every label written: as finish, with nothing to finish.
@@ -365,6 +367,9 @@ bds_adopt_crash() {
 	set -- $(bds_all_members)
 	[ $# -eq 4 ] || fail "need 4 disks, have: $*"
 	_job="--name=p --direct=1 --ioengine=psync --rw=write --bs=64k --size=128m --verify=crc32c --randseed=35 --output-format=terse --terse-version=3"
+	# the volume is this host's (hosta): another host finishes nothing
+	mkdir -p /etc/bds-stripe
+	echo "system_id = hosta" >/etc/bds-stripe/bds-stripe.conf
 	if [ "$BDS_BOOT" = 1 ]; then
 		run mdadm --create /dev/md0 --level=0 --raid-devices=4 --metadata=1.2 \
 			--chunk=64 --run "$@"
@@ -385,6 +390,18 @@ bds_adopt_crash() {
 		done | tr -d ' \n-'
 	}
 	_before=$(_ends "$@")
+	if [ "$_want" = finish ]; then
+		echo "system_id = hostb" >/etc/bds-stripe/bds-stripe.conf
+		log "+ bdsadm assemble --scan (as hostb)"
+		bdsadm assemble --scan >/tmp/asm.out 2>&1
+		_rc=$?
+		cat /tmp/asm.out
+		check "another host leaves the volume alone (exit $_rc), saying whose it is" \
+			grep -Eq "another host's volume: add --foreign|owned by the host whose system ID is hosta" /tmp/asm.out
+		check "another host assembles nothing" sh -c '! dmsetup info vol >/dev/null 2>&1'
+		expect_eq "$(_ends "$@")" "$_before" "another host wrote nothing to the members"
+		echo "system_id = hosta" >/etc/bds-stripe/bds-stripe.conf
+	fi
 	log "+ bdsadm assemble --scan"
 	bdsadm assemble --scan >/tmp/asm.out 2>&1
 	_rc=$?
@@ -458,6 +475,7 @@ bds_adopt_crash() {
 	for _d in "$@"; do
 		bdsadm wipe "$_d" >/dev/null 2>&1 || true
 	done
+	rm -f /etc/bds-stripe/bds-stripe.conf
 	bds_expect_clean "$@"
 	pass
 }
