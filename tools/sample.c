@@ -13,6 +13,9 @@
 #include "../libbds/label.h"
 #include "sample.h"
 
+/* A unit is read in pieces of at most this many bytes. */
+#define SAMPLE_PIECE	(1U << 20)
+
 bool bds_sample_pick(struct bds_sample *s, u64 unit_sectors, u64 units,
 		     u32 members)
 {
@@ -46,10 +49,37 @@ void bds_sample_free(struct bds_sample *s)
 	s->n = 0;
 }
 
+/* Read @len bytes at @at in pieces of at most @bufsz: their crc32c. */
+static int read_sum(int fd, void *buf, size_t bufsz, off_t at, size_t len,
+		    u32 *sum, bool *zero)
+{
+	u32 crc = ~0U;
+
+	*zero = true;
+	while (len) {
+		size_t n = len < bufsz ? len : bufsz;
+		ssize_t got = pread(fd, buf, n, at);
+
+		if (got != (ssize_t)n) {
+			if (got >= 0)
+				errno = EIO;
+			return -1;
+		}
+		crc = bds_crc32c_raw(crc, buf, n);
+		*zero = *zero && bds_bytes_zero(buf, n);
+		at += (off_t)n;
+		len -= n;
+	}
+	*sum = ~crc;
+	return 0;
+}
+
 long bds_sample_read(struct bds_sample *s, const char *path, bool compare)
 {
 	size_t len = s->unit_sectors * 512;
+	size_t bufsz = len < SAMPLE_PIECE ? len : SAMPLE_PIECE;
 	long rc = (long)s->n;
+	bool zero;
 	void *buf;
 	u32 i, sum;
 	int fd;
@@ -57,28 +87,24 @@ long bds_sample_read(struct bds_sample *s, const char *path, bool compare)
 	fd = open(path, O_RDONLY | O_DIRECT | O_CLOEXEC);
 	if (fd < 0)
 		return -1;
-	if (posix_memalign(&buf, 4096, len)) {
+	if (posix_memalign(&buf, 4096, bufsz)) {
 		close(fd);
 		errno = ENOMEM;
 		return -1;
 	}
 	for (i = 0; i < s->n; i++) {
-		ssize_t got = pread(fd, buf, len, (off_t)(s->unit[i] * len));
-
-		if (got != (ssize_t)len) {
-			if (got >= 0)
-				errno = EIO;
+		if (read_sum(fd, buf, bufsz, (off_t)(s->unit[i] * len), len,
+			     &sum, &zero)) {
 			rc = -1;
 			break;
 		}
-		sum = bds_crc32c(buf, len);
 		if (compare && sum != s->sum[i]) {
 			rc = i;
 			break;
 		}
 		if (!compare) {
 			s->sum[i] = sum;
-			s->nonzero += !bds_bytes_zero(buf, len);
+			s->nonzero += !zero;
 		}
 	}
 	free(buf);
