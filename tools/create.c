@@ -231,9 +231,9 @@ static void label_volume(const struct plan_ctx *c, struct bds_label *v,
 static enum plan_status make_label(struct plan_ctx *c, struct create_job *j)
 {
 	const struct plan_result *r = &j->r;
-	u64 chunk = r->chunk_b / SECTOR, cycles = UINT64_MAX, room;
+	u64 chunk = r->chunk_b / SECTOR, cycles;
 	struct bds_label *v = &j->v;
-	int i, tight = 0;
+	int i, tight;
 
 	label_volume(c, v, j->name, r, j->conf.system_id);
 	for (i = 0; i < c->nmem; i++) {
@@ -251,12 +251,8 @@ static enum plan_status make_label(struct plan_ctx *c, struct create_job *j)
 			 BDS_LABEL_SERIAL_LEN, m->serial);
 		v->member_offset[i] = bds_label_data_offset((u32)chunk,
 							    m->pbs / 512);
-		room = plan_label_room(c, i, chunk) / (chunk * r->weight[i]);
-		if (room < cycles) {
-			cycles = room;
-			tight = i;
-		}
 	}
+	cycles = plan_label_cycles(c, r->weight, chunk, &tight);
 	if (!cycles && r->weighted)
 		return plan_fail(c, "%s is too small: after its label (%u KiB at each end) and the data offset (%llu KiB), its %u stripe units of a cycle do not fit",
 				 c->tbl[tight]->name, BDS_LABEL_SIZE / 1024,

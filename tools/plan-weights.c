@@ -58,6 +58,23 @@ u64 plan_label_room(const struct plan_ctx *c, int i, u64 chunk)
 	return backup > off ? backup - off : 0;
 }
 
+u64 plan_label_cycles(const struct plan_ctx *c, const u32 *weight,
+		      u64 chunk, int *tight)
+{
+	u64 cycles = UINT64_MAX, room;
+	int i;
+
+	*tight = 0;
+	for (i = 0; i < c->nmem; i++) {
+		room = plan_label_room(c, i, chunk) / (chunk * weight[i]);
+		if (room < cycles) {
+			cycles = room;
+			*tight = i;
+		}
+	}
+	return c->nmem ? cycles : 0;
+}
+
 const char *plan_weights_list(const struct plan_ctx *c,
 			      struct plan_result *r)
 {

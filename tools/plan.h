@@ -286,6 +286,13 @@ enum plan_status __must_check plan_weights(struct plan_ctx *c,
 /* Sectors member @i (table order) has for data under a label. */
 u64 plan_label_room(const struct plan_ctx *c, int i, u64 chunk);
 /*
+ * The cycles every member has room for under a label (create's volume:
+ * member i holds @weight[i] stripe units of @chunk sectors per cycle), 0
+ * when one has none; the tightest member into @tight.
+ */
+u64 plan_label_cycles(const struct plan_ctx *c, const u32 *weight,
+		      u64 chunk, int *tight);
+/*
  * The members and controllers as weights.c sees them (@wm and @cm: room
  * for BDS_MAX_MEMBERS each).
  */

@@ -6,6 +6,7 @@
 #define _GNU_SOURCE
 #include "plan.h"
 #include "fmt.h"
+#include "../libbds/label.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -349,12 +350,53 @@ static void print_groups(const struct plan_ctx *c)
 	}
 }
 
+/*
+ * What bdsadm create makes of the plan: the table above starts every
+ * member at sector 0 and uses it whole; create puts the data after the
+ * label (at the data offset) and keeps the end for the backup copy, so
+ * its volume is smaller.
+ */
+static void print_labelled(const struct plan_ctx *c,
+			   const struct plan_result *r)
+{
+	u64 chunk = r->chunk_b / SECTOR, cycles, lo = UINT64_MAX, hi = 0, off;
+	u64 per_cycle = 0;
+	char s1[48], s2[32];
+	int i, tight;
+
+	for (i = 0; i < c->nmem; i++) {
+		off = bds_label_data_offset((u32)chunk, c->tbl[i]->pbs / 512);
+		lo = off < lo ? off : lo;
+		hi = off > hi ? off : hi;
+		per_cycle += chunk * r->weight[i];
+	}
+	cycles = plan_label_cycles(c, r->weight, chunk, &tight);
+	if (!cycles) {
+		printf("  (it would refuse: %s has no room for a whole stripe unit after its labels)\n",
+		       c->tbl[tight]->name);
+		return;
+	}
+	if (lo == hi)
+		snprintf(s1, sizeof(s1), "%llu", (unsigned long long)lo);
+	else
+		snprintf(s1, sizeof(s1), "%llu to %llu", (unsigned long long)lo,
+			 (unsigned long long)hi);
+	printf("  which puts the data at sector %s of each member and keeps the end\n"
+	       "  for the label's backup copy: the volume holds %s (%llu sectors),\n"
+	       "  where the table above, from sector 0 to the end, has %llu\n",
+	       s1, bds_human(cycles * per_cycle * SECTOR, s2, sizeof(s2)),
+	       (unsigned long long)(cycles * per_cycle),
+	       (unsigned long long)r->length);
+}
+
 /* How to create it: labelled (plan), or with dmsetup (bds-stripe-table). */
-static void print_create_hint(const struct plan_ctx *c)
+static void print_create_hint(const struct plan_ctx *c,
+			      const struct plan_result *r)
 {
 	if (c->opt.verb == VERB_PLAN) {
 		printf("\nCreate it, labelled so that it survives reboots, with:\n"
 		       "  bdsadm create NAME (the same options and devices)\n");
+		print_labelled(c, r);
 		return;
 	}
 	printf("\nCreate it with:\n  dmsetup create %s --table '%s'\n",
@@ -386,5 +428,5 @@ void print_summary(const struct plan_ctx *c, const struct plan_result *r)
 		for (i = 0; i < c->nnotes; i++)
 			printf("  - %s\n", c->notes[i]);
 	}
-	print_create_hint(c);
+	print_create_hint(c, r);
 }

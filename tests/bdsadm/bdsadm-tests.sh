@@ -205,6 +205,13 @@ run plan --sysfs "$W/2x4/sys" --mounts "$W/2x4/mounts" --chunk 64K $ALL8
 t "plan: the table and the summary, and how to create it labelled" eval 'rc_is 0 &&
 	out_has "0 67108864 bds-stripe 128 2 4 8:16 0" && out_has "order 0,4,1,5,2,6,3,7" &&
 	out_has "bdsadm create NAME" && ! out_has "dmsetup create"'
+# create's volume: the data from sector 2048 of each of the 8388608-
+# sector members, whole 64 KiB units up to the backup label at the end:
+# 65518 units a member, 8 members
+t "plan: says the size of the labelled volume create makes, not the table's" eval 'rc_is 0 &&
+	out_has "the data at sector 2048 of each member" &&
+	out_has "the volume holds 31.99 GiB (67091456 sectors)," &&
+	out_has "from sector 0 to the end, has 67108864"'
 cp "$W/out" "$W/plan.out"
 ln -sf "$(realpath "$BDSADM")" "$W/bds-stripe-table"
 "$W/bds-stripe-table" --sysfs "$W/2x4/sys" --mounts "$W/2x4/mounts" --chunk 64K $ALL8 >"$W/table.out" 2>"$W/err"

@@ -3,7 +3,8 @@
 #
 # bdsadm list and detail report what device-mapper and the labels say.
 # Three disks on two controllers (2 + 1) become volume "vol" (bdsadm
-# create, 64 KiB unit).  Then:
+# create, 64 KiB unit; bdsadm plan of the same options and disks must
+# have given its size, labelled).  Then:
 #  - list shows vol active (its UUID is the dm UUID without "BDS-", its
 #    size what blockdev says, 3 members, healthy, /dev/mapper/vol), and
 #    list --json the same under its documented keys, list -H as one
@@ -70,10 +71,17 @@ json_num() {
 	sed -n "s/.*\"$3\": \\([0-9.]*\\).*/\\1/p" /tmp/json.line
 }
 
+bdsadm plan --chunk 64K "$@" >/tmp/plan.txt 2>&1
+expect_eq "$?" 0 "plan: exit status"
+cat /tmp/plan.txt
 run bdsadm create $VOL --chunk 64K "$@"
 U=$(dmsetup info -c --noheadings -o uuid $VOL | sed 's/^BDS-//')
 SIZE=$(bds_sectors /dev/mapper/$VOL)
 log "volume $VOL: UUID $U, $SIZE sectors; table: $(dmsetup table $VOL)"
+# plan says what create makes: the labelled volume's size, not its
+# unlabelled table's
+expect_eq "$(sed -n 's/.*the volume holds [^(]* (\([0-9]*\) sectors),.*/\1/p' /tmp/plan.txt)" \
+	"$SIZE" "plan: the size of the volume bdsadm create makes"
 
 # --- list, active -------------------------------------------------------------------
 bdsadm_to $L list
