@@ -52,68 +52,14 @@
 # installed on the host and nothing is loaded into its kernel.  TAP output.
 set -uo pipefail
 
-top=$(cd "$(dirname "$0")/../.." && pwd)
-CACHE=${BDS_CACHE:-$HOME/.cache/bds-stripe}
-mkdir -p "$CACHE/deb-boot"
-CACHE=$(cd "$CACHE" && pwd -P)
-debdir=${BDS_DEB_DIR:-$top/results/deb}
-version=$(sed -n 's/.*\.version = { *\([0-9]*\), *\([0-9]*\), *\([0-9]*\) *}.*/\1.\2.\3/p' \
-	"$top/dm-bds-stripe.c")
-base=$CACHE/bookworm-root
-dir=$CACHE/deb-boot
-BOOT_TIMEOUT=${BDS_BOOT_TIMEOUT:-1200}
-
-log() { printf 'boot-check: %s\n' "$*" >&2; }
-die() { log "error: $*"; exit 1; }
-n=0
-passed=0
-failed=0
-ok() {
-	local st=$1
-	shift
-	n=$((n + 1))
-	if [ "$st" -eq 0 ]; then
-		passed=$((passed + 1))
-		echo "ok $n - $*"
-	else
-		failed=$((failed + 1))
-		echo "not ok $n - $*"
-	fi
-}
-
-[ -e "$base/.complete" ] || die "no bookworm root in $base (make deb-check makes it)"
-debs=()
-for p in bds-stripe-dkms bds-stripe-tools; do
-	f=$(find "$debdir" -maxdepth 1 -name "${p}_${version}_*.deb" -print)
-	[ -n "$f" ] && [ -f "$f" ] || die "no ${p}_${version}_*.deb in $debdir (make deb)"
-	debs+=("$f")
-done
+BOOT_NAME='deb-boot'
+# shellcheck source=tests/deb/boot-lib.sh
+. "$(dirname "$0")/boot-lib.sh"
 
 root=$(mktemp -d "$dir/root.XXXXXX")
 trap 'rm -rf --one-file-system "$root"' EXIT
 t0=$(date +%s)
-cp -a "$base/." "$root/"
-rm -f "$root/.complete"
-cp /etc/resolv.conf "$root/etc/resolv.conf" 2>/dev/null
-mkdir -p "$root/tmp/debs"
-cp "${debs[@]}" "$root/tmp/debs/"
-
-# shellcheck disable=SC2016 # expanded by the inner shell
-unshare --mount --propagation private /bin/sh -c '
-	mount -t proc proc "$1/proc" || exit 2
-	exec chroot "$1" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root \
-		LANG=C.UTF-8 DEBIAN_FRONTEND=noninteractive /bin/sh -c "
-		apt-get -q update && cd /tmp/debs &&
-		apt-get install -y -q systemd-sysv udev linux-image-amd64 ./*.deb"' \
-	sh "$root" >"$dir/install.log" 2>&1
-ok $? "guest root: apt-get install systemd-sysv udev linux-image-amd64 ./*.deb (log: $dir/install.log)"
-vmlinuz=$(find "$root/boot" -name 'vmlinuz-*' -print)
-initrd=$(find "$root/boot" -name 'initrd.img-*' -print)
-kver=${vmlinuz##*/vmlinuz-}
-[ -n "$vmlinuz" ] && [ -n "$initrd" ] && [ -e "$root/lib/modules/$kver/updates/dkms/dm-bds-stripe.ko" ]
-ok $? "guest root: kernel $kver, its initrd, and DKMS's dm-bds-stripe.ko for it"
-grep -q 'dm-bds-stripe.ko' "$root/lib/modules/$kver/modules.dep" 2>/dev/null
-ok $? "guest root: modules.dep lists it (the kernel loads it on demand)"
+guest_root_install "$root" systemd-sysv udev linux-image-amd64
 
 # The test's own unit and script: not part of the packages.
 mkdir -p "$root/usr/local/lib/bds-test" "$root/var/lib/bds-test"
@@ -334,7 +280,6 @@ printf '/dev/vda / ext4 rw 0 1\n' >"$root/etc/fstab"
 # No login prompt on the console the test writes to.
 ln -sf /dev/null "$root/etc/systemd/system/serial-getty@ttyS0.service"
 ln -sf /dev/null "$root/etc/systemd/system/getty@tty1.service"
-rm -rf "$root/tmp/debs" "$root/var/cache/apt/archives/"*.deb
 
 img=$dir/root.img
 rm -f "$img"
@@ -373,8 +318,7 @@ ok $? "boot 2 ended by itself ($(($(date +%s) - t1))s)"
 # test's does) can start a line with its text and escape sequences: the
 # checks read the log from each line's BDS-TEST on.
 b2=$dir/boot-2.txt
-sed 's/.*\(BDS-TEST: \)/\1/; s/\r$//' "$dir/boot-2.log" >"$b2"
-grep '^BDS-TEST' "$b2" | sed 's/^/# /'
+console_text 2
 grep -q '^BDS-TEST: volume present' "$b2" &&
 	grep -q '^BDS-TEST: table 0 [0-9]* bds-stripe .*volume ' "$b2"
 ok $? "boot 2: /dev/mapper/bdsboot assembled at boot (labelled bds-stripe table)"
@@ -414,8 +358,7 @@ t1=$(date +%s)
 boot 3
 ok $? "boot 3 ended by itself ($(($(date +%s) - t1))s)"
 b3=$dir/boot-3.txt
-sed 's/.*\(BDS-TEST: \)/\1/; s/\r$//' "$dir/boot-3.log" >"$b3"
-grep '^BDS-TEST' "$b3" | sed 's/^/# /'
+console_text 3
 grep -q '^BDS-TEST: grow: unit bds-stripe-grow@bdsgrow.service result success status 0$' "$b3" &&
 	grep -q '^BDS-TEST: grow-log: Started bds-stripe-grow@bdsgrow.service' "$b3" &&
 	grep -Eq '^BDS-TEST: grow-log: bdsadm: grow bdsgrow: restriping forward from stripe unit [1-9][0-9]* ' "$b3" &&
