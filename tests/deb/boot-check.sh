@@ -263,37 +263,8 @@ fi
 echo "BDS-TEST: done"
 systemctl poweroff
 EOS
-chmod 0755 "$root/usr/local/lib/bds-test/run.sh"
-cat >"$root/etc/systemd/system/bds-test.service" <<'EOS'
-[Unit]
-Description=bds-stripe boot-check.sh test
-After=local-fs.target bds-stripe-assemble.service systemd-udev-settle.service
-[Service]
-Type=oneshot
-ExecStart=/usr/local/lib/bds-test/run.sh
-[Install]
-WantedBy=multi-user.target
-EOS
-ln -sf /etc/systemd/system/bds-test.service "$root/etc/systemd/system/multi-user.target.wants/bds-test.service"
-printf 'bdsboot\n' >"$root/etc/hostname"
-printf '/dev/vda / ext4 rw 0 1\n' >"$root/etc/fstab"
-# No login prompt on the console the test writes to.
-ln -sf /dev/null "$root/etc/systemd/system/serial-getty@ttyS0.service"
-ln -sf /dev/null "$root/etc/systemd/system/getty@tty1.service"
-
-img=$dir/root.img
-rm -f "$img"
-mkfs.ext4 -q -F -L bdsroot -d "$root" "$img" 3G >"$dir/mkfs.log" 2>&1
-ok $? "guest root: ext4 image (mkfs.ext4 -d)"
-cp "$vmlinuz" "$dir/vmlinuz" && cp "$initrd" "$dir/initrd.img"
-rm -rf --one-file-system "$root"
-trap - EXIT
-log "guest prepared in $(($(date +%s) - t0))s"
-
-for i in 1 2 3 4; do
-	rm -f "$dir/m$i.img"
-	truncate -s 256M "$dir/m$i.img"
-done
+guest_image "$root" bdsboot bdsroot 256M oneshot \
+	"local-fs.target bds-stripe-assemble.service systemd-udev-settle.service"
 boot() { # $1 = boot number
 	local drives=(-drive "file=$dir/root.img,if=virtio,format=raw")
 	local i
@@ -381,6 +352,4 @@ ok $? "boots 1 to 3: no ordering cycle among the units ($cycles lines 'Found ord
 log "total $(($(date +%s) - t0))s"
 rm -f "$dir"/m?.img "$img" "$dir/vmlinuz" "$dir/initrd.img"
 
-echo "1..$n"
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+tap_end

@@ -21,21 +21,8 @@ BOOT_TIMEOUT=${BDS_BOOT_TIMEOUT:-1200}
 
 log() { printf '%s: %s\n' "$BOOT_NAME" "$*" >&2; }
 die() { log "error: $*"; exit 1; }
-n=0
-passed=0
-failed=0
-ok() {
-	local st=$1
-	shift
-	n=$((n + 1))
-	if [ "$st" -eq 0 ]; then
-		passed=$((passed + 1))
-		echo "ok $n - $*"
-	else
-		failed=$((failed + 1))
-		echo "not ok $n - $*"
-	fi
-}
+# shellcheck source=tests/scripts/tap.sh
+. "$top/tests/scripts/tap.sh"
 
 # guest_root_install ROOT PACKAGE...: ROOT becomes a copy of the bookworm
 # root with apt-get install PACKAGE... and the two packages of make deb
@@ -75,6 +62,41 @@ guest_root_install() {
 	ok $? "guest root: kernel $kver, its initrd, and DKMS's dm-bds-stripe.ko for it"
 	grep -q 'dm-bds-stripe.ko' "$root/lib/modules/$kver/modules.dep" 2>/dev/null
 	ok $? "guest root: modules.dep lists it (the kernel loads it on demand)"
+}
+
+# guest_image ROOT HOSTNAME LABEL MEMBER_SIZE TYPE AFTER: the test's
+# script (the caller wrote /usr/local/lib/bds-test/run.sh) run by
+# bds-test.service (Type=TYPE, After=AFTER), enabled; HOSTNAME, an fstab of
+# /dev/vda, no login prompt on the console the test writes to; ROOT made
+# into $dir/root.img (ext4, LABEL; sets img) and removed, with the
+# kernel and initramfs as $dir/vmlinuz and $dir/initrd.img; four empty
+# members $dir/m1.img .. m4.img of MEMBER_SIZE.  Ends the preparation.
+guest_image() {
+	local root=$1 i
+	chmod 0755 "$root/usr/local/lib/bds-test/run.sh"
+	printf '%s\n' "[Unit]" "Description=bds-stripe $BOOT_NAME test" "After=$6" \
+		"[Service]" "Type=$5" "ExecStart=/usr/local/lib/bds-test/run.sh" \
+		"[Install]" "WantedBy=multi-user.target" \
+		>"$root/etc/systemd/system/bds-test.service"
+	ln -sf /etc/systemd/system/bds-test.service \
+		"$root/etc/systemd/system/multi-user.target.wants/bds-test.service"
+	printf '%s\n' "$2" >"$root/etc/hostname"
+	printf '/dev/vda / ext4 rw 0 1\n' >"$root/etc/fstab"
+	ln -sf /dev/null "$root/etc/systemd/system/serial-getty@ttyS0.service"
+	ln -sf /dev/null "$root/etc/systemd/system/getty@tty1.service"
+	img=$dir/root.img
+	rm -f "$img"
+	mkfs.ext4 -q -F -L "$3" -d "$root" "$img" 3G >"$dir/mkfs.log" 2>&1
+	ok $? "guest root: ext4 image (mkfs.ext4 -d)"
+	cp "$vmlinuz" "$dir/vmlinuz" && cp "$initrd" "$dir/initrd.img"
+	rm -rf --one-file-system "$root"
+	trap - EXIT
+	# shellcheck disable=SC2154 # t0: when the includer began
+	log "guest prepared in $(($(date +%s) - t0))s"
+	for i in 1 2 3 4; do
+		rm -f "$dir/m$i.img"
+		truncate -s "$4" "$dir/m$i.img"
+	done
 }
 
 # console_text N: boot N's console from each line's BDS-TEST on (systemd's

@@ -45,21 +45,8 @@ mod=dm-bds-stripe
 log() { printf 'deb-check: %s\n' "$*" >&2; }
 die() { log "error: $*"; exit 1; }
 
-n=0
-passed=0
-failed=0
-ok() { # $1 = status, $2... = description
-	local st=$1
-	shift
-	n=$((n + 1))
-	if [ "$st" -eq 0 ]; then
-		passed=$((passed + 1))
-		echo "ok $n - $*"
-	else
-		failed=$((failed + 1))
-		echo "not ok $n - $*"
-	fi
-}
+# shellcheck source=tests/scripts/tap.sh
+. "$top/tests/scripts/tap.sh"
 
 debs=()
 for p in bds-stripe-dkms bds-stripe-tools; do
@@ -335,6 +322,4 @@ for suite in ${*:-${BDS_DEB_SUITES:-bookworm sid}}; do
 	esac
 done
 
-echo "1..$n"
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+tap_end

@@ -33,21 +33,8 @@ trap 'rm -rf "$tmp"' EXIT
 log=$tmp/log
 mkdir -p "$log"
 
-n=0
-passed=0
-failed=0
-ok() { # $1 = status, $2... = description
-	local st=$1
-	shift
-	n=$((n + 1))
-	if [ "$st" -eq 0 ]; then
-		passed=$((passed + 1))
-		echo "ok $n - $*"
-	else
-		failed=$((failed + 1))
-		echo "not ok $n - $*"
-	fi
-}
+# shellcheck source=tests/scripts/tap.sh
+. "$top/tests/scripts/tap.sh"
 # Run a command quietly; on failure show the end of its output as TAP comments.
 run() { # $1 = log name, $2... = command
 	local l=$log/$1
@@ -206,6 +193,4 @@ fi
 [ "$(host_state)" = "$host_before" ]
 ok $? "host /var/lib/dkms, /usr/src/$name-*, /lib/modules untouched"
 
-echo "1..$n"
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+tap_end
