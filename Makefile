@@ -44,6 +44,9 @@
 #                        labelled volume at boot, and finishes a restripe
 #                        cut by a power cut (about 7 minutes; not in make
 #                        check, for its time)
+#   make root-boot-check guests with / on a volume, assembled by the
+#                        packaged initramfs-tools hook and dracut module
+#                        (about 35 minutes; not in make check)
 #
 # Everything fetched (Debian kernels, checkpatch) is cached outside the
 # repository in $(BDS_CACHE).
@@ -393,4 +396,15 @@ deb-check: deb
 deb-boot-check: deb-check
 	tests/deb/boot-check.sh
 
-.PHONY: check-kdir install uninstall dkms-sources dkms-install dkms-remove install-check deb deb-check deb-boot-check
+# A QEMU guest booting bookworm with / on a bds-stripe volume, assembled
+# by the packaged initramfs-tools hook and local-block script, then one
+# whose initramfs dracut made with the packaged module: each boots,
+# boots again with the controllers and disks permuted, and with a member
+# missing stops at the initramfs prompt saying which, writing nothing
+# (tests/deb/root-boot-check.sh; uses deb-check's bookworm root).  Not in
+# make check, for its time, as deb-boot-check.
+root-boot-check: deb-check
+	tests/deb/root-boot-check.sh initramfs-tools
+	tests/deb/root-boot-check.sh dracut
+
+.PHONY: check-kdir install uninstall dkms-sources dkms-install dkms-remove install-check deb deb-check deb-boot-check root-boot-check
