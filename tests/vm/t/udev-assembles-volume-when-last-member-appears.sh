@@ -13,7 +13,11 @@
 #    and there is no volume;
 #  - after the last, /dev/mapper/vol appears; its table has the members in
 #    their labelled order (checked by serial) and "volume <uuid>", and the
-#    file reads back with its checksum.
+#    file reads back with its checksum;
+#  - udev gives each member ID_FS_TYPE=bds_stripe_member, ID_FS_USAGE=raid,
+#    ID_FS_UUID (the volume's) and ID_FS_UUID_SUB (the member's, as its
+#    label says), lsblk shows them, and /dev/disk/by-id/bds-member-<member
+#    UUID> leads to the disk.
 # Then the volume is stopped, udev exits and the module unloads.
 #
 # topology: ctl=2 ctl=2
@@ -104,6 +108,18 @@ log "records: $(cat "/run/bds-stripe/$UUID"/*)"
 log "assembled by udev: $(dmsetup table vol)"
 expect_eq "$(table_serials vol)" "$ORDER" "members in their labelled order (serials)"
 check "the table names the volume" sh -c "dmsetup table vol | grep ' 2 volume $UUID\$' >/dev/null"
+# Each member is visible as one (the rule's ID_FS_* and by-id link).
+for mm in $(dmsetup table vol | tr ' ' '\n' | grep '^[0-9]*:[0-9]*$'); do
+	dev=/dev/$(basename "$(readlink -f "/sys/dev/block/$mm")")
+	MU=$(bdsadm examine --export "$dev" | sed -n 's/^BDS_MEMBER_UUID=//p')
+	udevadm info --query=property --name="$dev" >/tmp/props
+	check "$dev: udev says ID_FS_TYPE=bds_stripe_member" grep -qx ID_FS_TYPE=bds_stripe_member /tmp/props
+	check "$dev: udev says ID_FS_USAGE=raid" grep -qx ID_FS_USAGE=raid /tmp/props
+	check "$dev: udev says ID_FS_UUID is the volume's" grep -qx "ID_FS_UUID=$UUID" /tmp/props
+	check "$dev: udev says ID_FS_UUID_SUB is the member's ($MU)" grep -qx "ID_FS_UUID_SUB=$MU" /tmp/props
+	expect_eq "$(lsblk -dno FSTYPE,UUID "$dev" | tr -s ' ')" "bds_stripe_member $UUID" "$dev: lsblk's FSTYPE and UUID"
+	expect_eq "$(readlink -f "/dev/disk/by-id/bds-member-$MU")" "$dev" "$dev: /dev/disk/by-id/bds-member-$MU"
+done
 run mount -t xfs /dev/mapper/vol /mnt
 expect_eq "$(sha256sum </mnt/file)" "$SUM" "the file's checksum"
 run umount /mnt
