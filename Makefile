@@ -227,10 +227,15 @@ soak:
 CHECK_HOST_JOBS ?= fuzz-smoke lint install-check deb-check vm-check-arm64-ci
 # The unit stage builds its programs (ASan, UBSan) on every core.
 UNIT_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
-check: setup debug-kernel-bg unit-all-cores vm-check-ci
+check: setup debug-kernel-bg unit-all-cores vm-check-ci vm-json-check
 
 unit-all-cores:
 	$(MAKE) -j$(UNIT_JOBS) -Otarget unit
+
+# The JSON bdsadm printed in the VM tests (bds_json_log) against
+# Documentation/bdsadm.schema.json: the guests have no Python.
+vm-json-check:
+	tests/scripts/vm-json-check.sh
 
 vm-check-ci: setup
 	BDS_SAMPLE=1 KERNELS="$(filter-out debug,$(KERNELS)) debug" BDS_KUNIT=1 \
@@ -240,6 +245,7 @@ vm-check-ci: setup
 check-all: setup debug-kernel-bg unit
 	BDS_ALL_KERNELS=1 KERNELS="$(filter-out debug,$(KERNELS)) debug" BDS_KUNIT=1 \
 		BDS_HOST_JOBS="$(CHECK_HOST_JOBS)" tests/vm/run-suite
+	tests/scripts/vm-json-check.sh
 
 # The debug leg: Debian's linux-source-6.1 + tests/debug/config.fragment
 # (KASAN, lockdep, atomic-sleep, DEBUG_LIST, kmemleak, KUnit, fault
@@ -275,7 +281,7 @@ debug-kernel-bg: setup
 	BDS_NICE=5 nohup tests/debug/build-kernel.sh \
 		>$(BDS_CACHE)/debug-build-bg.log 2>&1 </dev/null &
 
-.PHONY: check-debug debug-ci debug-kernel-bg vm-check-ci unit-all-cores check-all check-repeat vm-times $(UNIT_PARTS)
+.PHONY: check-debug debug-ci debug-kernel-bg vm-check-ci vm-json-check unit-all-cores check-all check-repeat vm-times $(UNIT_PARTS)
 
 demo: setup
 	tests/vm/demo/demo.sh

@@ -238,7 +238,7 @@ static void json_head(const struct bds_detail *d)
 
 	bds_vol_uuid(v, u, sizeof(u));
 	snprintf(dev, sizeof(dev), "/dev/mapper/%s", v->name);
-	printf("{\"name\": ");
+	printf("{\"output_version\": %d, \"name\": ", BDS_JSON_OUTPUT_VERSION);
 	bds_json_str(stdout, v->name);
 	json_key_str("uuid", u);
 	json_key_str("dm_uuid", v->dm_uuid);

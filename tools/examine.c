@@ -339,7 +339,8 @@ int bds_cmd_examine(int argc, char **argv)
 	if (mode == OUT_EXPORT && argc - optind != 1)
 		return bds_usage("examine --export takes one DEVICE");
 	if (mode == OUT_JSON)
-		printf("{\"devices\": [\n");
+		printf("{\"output_version\": %d, \"devices\": [\n",
+		       BDS_JSON_OUTPUT_VERSION);
 	for (i = optind; i < argc; i++) {
 		const struct bds_label *l = NULL;
 		char why[512];

@@ -15,6 +15,13 @@ const char *bds_human(u64 bytes, char *buf, size_t sz);
 /* "2026-01-01 00:00:00 UTC" */
 const char *bds_time(u64 seconds, char *buf, size_t sz);
 /* @s as a JSON string, quotes included. */
+/*
+ * The first key of every JSON object bdsadm prints ("output_version",
+ * as zpool's -j output has): it grows when a key changes meaning or goes
+ * away, not when one is added.  Documentation/bdsadm.schema.json.
+ */
+#define BDS_JSON_OUTPUT_VERSION 1
+
 void bds_json_str(FILE *f, const char *s);
 
 #endif /* BDS_FMT_H */

@@ -320,7 +320,7 @@ static void print_json(const struct actives *a, const struct bds_scan *s,
 	size_t i, j, k;
 	long d;
 
-	printf("{\"active\": [");
+	printf("{\"output_version\": %d, \"active\": [", BDS_JSON_OUTPUT_VERSION);
 	for (i = 0; i < a->n; i++) {
 		const struct bds_vol *v = &a->v[i];
 		char u[BDS_DM_UUID_SZ], dev[BDS_DM_NAME_SZ + 16];

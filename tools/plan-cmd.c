@@ -66,6 +66,10 @@ static enum plan_status plan_main(struct plan_ctx *c, enum plan_verb verb,
 		st = plan_table(c, &r);
 	if (st)
 		return st;
+	if (c->opt.json) {
+		plan_print_json(c, &r);
+		return PLAN_OK;
+	}
 	printf("%s\n", c->table);
 	if (!c->opt.table_only)
 		print_summary(c, &r);

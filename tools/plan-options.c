@@ -58,6 +58,8 @@ static void usage(const struct plan_ctx *c, enum plan_verb verb)
 	       "                            device in argument order\n"
 	       "      --controller-mbps Y[,Y...]  controller speed limit, one for all\n"
 	       "                            or one per controller in name order\n");
+	if (verb == VERB_PLAN)
+		printf("      --json                the plan as one JSON object (bdsadm(8))\n");
 	if (verb != VERB_CREATE)
 		printf("      --table-only          print only the table line\n"
 		       "      --paths               members as /dev/NAME (default MAJ:MIN)\n"
@@ -73,7 +75,7 @@ static void usage(const struct plan_ctx *c, enum plan_verb verb)
 enum {
 	OPT_SORT = 256, OPT_CREATE, OPT_TABLE_ONLY, OPT_PATHS, OPT_DISK_MBPS,
 	OPT_CTRL_MBPS, OPT_SYSFS, OPT_MOUNTS, OPT_READ_AHEAD,
-	OPT_GROUP_BY,
+	OPT_GROUP_BY, OPT_JSON,
 };
 
 static const struct option longopts[] = {
@@ -96,6 +98,7 @@ static const struct option longopts[] = {
 	{ "mounts", required_argument, NULL, OPT_MOUNTS },
 	{ "read-ahead", required_argument, NULL, OPT_READ_AHEAD },
 	{ "group-by", required_argument, NULL, OPT_GROUP_BY },
+	{ "json", no_argument, NULL, OPT_JSON },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -131,6 +134,8 @@ static bool verb_takes(enum plan_verb verb, int c)
 		return verb == VERB_TABLE;
 	case OPT_READ_AHEAD:
 		return verb != VERB_PLAN;
+	case OPT_JSON:
+		return verb == VERB_PLAN;
 	case OPT_TABLE_ONLY:
 	case OPT_PATHS:
 	case OPT_SYSFS:
@@ -255,6 +260,9 @@ static bool set_plain(struct plan_opts *o, int ch, char *arg)
 	case OPT_TABLE_ONLY:
 		o->table_only = true;
 		break;
+	case OPT_JSON:
+		o->json = true;
+		break;
 	case OPT_PATHS:
 		o->paths = true;
 		break;
@@ -311,6 +319,8 @@ static enum plan_status check_together(struct plan_ctx *c)
 {
 	const struct plan_opts *o = &c->opt;
 
+	if (o->json && o->table_only)
+		return plan_usage(c, "--json and --table-only exclude each other");
 	if (o->chunk_arg && o->transfer_arg)
 		return plan_usage(c, "--chunk and --transfer-size exclude each other");
 	if (o->have_ctrl_mbps && !o->have_disk_mbps)

@@ -130,7 +130,7 @@ struct plan_opts {
 	enum bds_order_mode mode;
 	enum ra_mode ra_mode;
 	u64 ra_kib;		/* RA_SET: read-ahead in KiB */
-	bool force, table_only, paths, sort;
+	bool force, table_only, paths, sort, json;
 	double disk_mbps, ctrl_mbps;	/* the first (or only) value */
 	bool have_disk_mbps, have_ctrl_mbps;
 	/* the values, one per device (argument order) or per controller */
@@ -290,6 +290,8 @@ u64 plan_label_room(const struct plan_ctx *c, int i, u64 chunk);
  * member i holds @weight[i] stripe units of @chunk sectors per cycle), 0
  * when one has none; the tightest member into @tight.
  */
+/* bdsadm plan --json: the plan as one object (plan-json.c). */
+void plan_print_json(const struct plan_ctx *c, const struct plan_result *r);
 u64 plan_label_cycles(const struct plan_ctx *c, const u32 *weight,
 		      u64 chunk, int *tight);
 /*

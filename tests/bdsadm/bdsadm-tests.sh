@@ -38,6 +38,11 @@ t() { # NAME CONDITION...
 	fi
 }
 rc_is() { [ "$RC" -eq "$1" ]; }
+# schema_ok DEFINITION: stdout conforms to Documentation/bdsadm.schema.json
+schema_ok() {
+	"$(dirname "$0")/../scripts/json-schema-check" "$1" "$W/out" >"$W/schema" ||
+		{ sed 's/^/# /' "$W/schema"; return 1; }
+}
 out_has() { grep -qF -- "$1" "$W/out"; }
 err_has() { grep -qF -- "$1" "$W/err"; }
 out_empty() { [ ! -s "$W/out" ]; }
@@ -87,6 +92,9 @@ assert d[\"valid\"] and d[\"name\"] == \"golden\" and d[\"member_index\"] == 1
 assert len(d[\"members\"]) == 3 and d[\"members\"][2][\"serial\"] == \"QM00003\"
 assert d[\"backup\"][\"sector\"] == 4194288 and d[\"groups\"][1][\"controller\"] == \"host1\"
 " "$W/out"'
+run examine --json "$W/m1" "$W/out" "$W/no-such-device"
+t "examine --json: a label, no label, no device; output_version 1; the schema" eval 'rc_is 1 &&
+	out_has "{\"output_version\": 1, \"devices\": [" && schema_ok examine'
 
 # The weighted golden label (weights 3,1,2: W 6), members 1 and 0.
 "$MKLABEL" "$W/w1" --weighted || exit 1
@@ -213,6 +221,18 @@ t "plan: says the size of the labelled volume create makes, not the table's" eva
 	out_has "the volume holds 31.99 GiB (67091456 sectors)," &&
 	out_has "from sector 0 to the end, has 67108864"'
 cp "$W/out" "$W/plan.out"
+run plan --json --sysfs "$W/2x4/sys" --mounts "$W/2x4/mounts" --chunk 64K $ALL8
+t "plan --json: create's size, the unlabelled table, the order; the schema" eval 'rc_is 0 && schema_ok plan &&
+	python3 -c "import json, sys
+d = json.load(open(sys.argv[1]))
+assert d[\"output_version\"] == 1 and d[\"size_sectors\"] == 67091456
+assert d[\"unlabelled_table\"] == sys.argv[2] and d[\"unlabelled_size_sectors\"] == 67108864
+assert [m[\"position\"] for m in d[\"members\"]] == [0, 2, 4, 6, 1, 3, 5, 7]
+assert d[\"order\"] == [0, 4, 1, 5, 2, 6, 3, 7] and d[\"controllers\"][1][\"members\"] == [4, 5, 6, 7]
+assert all(m[\"data_offset_sectors\"] == 2048 for m in d[\"members\"])
+" "$W/out" "$(head -n 1 "$W/plan.out")"'
+run plan --json --table-only --sysfs "$W/2x4/sys" --mounts "$W/2x4/mounts" sdb sdc
+t "plan --json --table-only: exit 2" eval 'rc_is 2 && err_has "--json and --table-only exclude each other"'
 ln -sf "$(realpath "$BDSADM")" "$W/bds-stripe-table"
 "$W/bds-stripe-table" --sysfs "$W/2x4/sys" --mounts "$W/2x4/mounts" --chunk 64K $ALL8 >"$W/table.out" 2>"$W/err"
 RC=$?
@@ -316,7 +336,7 @@ if ! grep -q ' device-mapper$' /proc/misc 2>/dev/null; then
 		python3 -c "import json, sys
 d = json.load(open(sys.argv[1]))
 assert d[\"active\"] == [] and isinstance(d[\"inactive\"], list)
-" "$W/out"'
+" "$W/out" && schema_ok list'
 	run list
 	t "list without device-mapper: exit 0, no active volume" eval 'rc_is 0 && out_has "Active volumes: none"'
 	control_unchanged() { [ "$(ls -d /dev/mapper/control 2>/dev/null)" = "$control_before" ]; }

@@ -224,8 +224,9 @@ check_suite() { # $1 = suite, $2 = cached root, $3 = kernel ERE
 		[ -L "$root/etc/systemd/system/multi-user.target.wants/bds-stripe-monitor.service" ]
 	ok $? "$suite: bds-stripe-monitor.service installed and enabled (multi-user.target.wants)"
 	[ -f "$root/usr/share/man/man8/bdsadm.8.gz" ] &&
-		[ -f "$root/usr/share/doc/bds-stripe-tools/copyright" ]
-	ok $? "$suite: man page and docs"
+		[ -f "$root/usr/share/doc/bds-stripe-tools/copyright" ] &&
+		[ -f "$root/usr/share/doc/bds-stripe-tools/bdsadm.schema.json" ]
+	ok $? "$suite: man page and docs (the JSON schema uncompressed, where bdsadm(8) says)"
 
 	run "$suite-remove" in_root "$root" apt-get remove -y -q bds-stripe-dkms bds-stripe-tools
 	ok $? "$suite: apt-get remove bds-stripe-dkms bds-stripe-tools"

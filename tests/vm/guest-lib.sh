@@ -965,6 +965,12 @@ bds_expect_clean() {
 	check "module gone" [ ! -e /sys/module/dm_bds_stripe ]
 }
 
+# bds_json_log DEFINITION FILE: bdsadm's JSON output in FILE to the log as
+# one line, "bds-json DEFINITION: {...}" (JSON keeps no newline inside a
+# string), for the host's tests/scripts/vm-json-check.sh to hold against
+# Documentation/bdsadm.schema.json's DEFINITION.
+bds_json_log() { echo "bds-json $1: $(tr -d '\n' <"$2")"; }
+
 # bds_fio_json FILE KEY [N]: the N-th (default 1st) integer value of "KEY"
 # in a fio JSON output (first per job: "read" before "write").
 bds_fio_json() {

@@ -99,6 +99,7 @@ bdsadm detail --json $VOL >/tmp/detail.json 2>&1 || fail "bdsadm detail --json f
 check "detail --json gives the restripe" grep -qF \
 	"\"restripe\": {\"state\": \"idle\", \"direction\": \"forward\", \"checkpoint_units\": $P, \"total_units\": $UNITS, \"done_units\": $P, \"held_bios\": 0}" \
 	/tmp/detail.json
+bds_json_log detail /tmp/detail.json
 
 # --- to the end, under fio ------------------------------------------------------------
 

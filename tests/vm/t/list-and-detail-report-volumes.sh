@@ -27,6 +27,9 @@
 #    present and that assemble would take it (list -H too); after
 #    bdsadm wipe of one member 2/3, "no", and assemble's own reason
 #    (member 2 is missing), and bdsadm assemble indeed refuses;
+#  - every list --json and detail --json above goes to the log as one
+#    "bds-json" line (bds_json_log), and make check's vm-json-check
+#    holds them against Documentation/bdsadm.schema.json;
 #  - a volume with groups 1+2 (stripe order 1,0,2, not the table's)
 #    has its members at those positions in detail;
 #  - detail refuses (exit 1, saying what to do) a stopped volume, a name
@@ -92,6 +95,7 @@ bdsadm_to $J list --json
 expect_eq "$RC" 0 "list --json: exit status"
 check "list --json: vol with its keys" has $J "{\"name\": \"$VOL\", \"uuid\": \"$U\", \"device\": \"/dev/mapper/$VOL\", \"dev\": \"$(bds_majmin /dev/mapper/$VOL)\", \"size_sectors\": $SIZE, \"members\": 3, \"health\": \"AAA\", \"state\": \"healthy\", \"error_members\": [], \"open_count\": 0, \"reason\": null}"
 check "list --json: nothing inactive" has $J "\"inactive\": []}"
+bds_json_log list $J
 TAB=$(printf '\t')
 bdsadm_to /tmp/list.H list -H
 expect_eq "$RC" 0 "list -H: exit status"
@@ -104,6 +108,7 @@ bdsadm_to $D detail $VOL
 expect_eq "$RC" 0 "detail: exit status"
 bdsadm_to $DJ detail --json $VOL
 expect_eq "$RC" 0 "detail --json: exit status"
+bds_json_log detail $DJ
 check "detail: UUID" grep -qE "^ +UUID : $U\$" $D
 check "detail: size" grep -qF "($SIZE sectors)" $D
 check "detail: stripe unit" grep -qE "^ +Stripe unit : 64 KiB \\(128 sectors\\)\$" $D
@@ -199,6 +204,7 @@ rm /tmp/writing
 wait $WRITER
 expect_eq "$RC" 0 "detail --interval 1: exit status"
 check "detail --interval: a rate section" has $DJ '"rates": {"seconds": '
+bds_json_log detail $DJ
 R=$(json_num $DJ '{"group": 0, "read_mbps"' write_mbps)
 check "detail --interval: group 0 writes at $R MB/s" awk -v r="${R:-0}" 'BEGIN { exit !(r > 0) }'
 bdsadm_to $D detail --interval 0.5 $VOL
@@ -222,10 +228,12 @@ expect_eq "$(grep -cE "^ +[02] +[0-9]+ +/dev/[^ ]+ +[^ ]+ +[0-9]+ +ok +0 " $D)" 
 bdsadm_to $DJ detail --json $VOL
 check "detail --json: error_members [1]" has $DJ '"health": "ADA", "state": "errors", "error_members": [1],'
 check "detail --json: member 1 health D, $E1 errors" grep -qE "\"index\": 1, .*\"health\": \"D\", \"errors\": $E1, " $DJ
+bds_json_log detail $DJ
 bdsadm_to $L list
 check "list: errors on member 1" grep -qE "^  $VOL .* errors on member 1\$" $L
 bdsadm_to $J list --json
 check "list --json: state errors" has $J '"health": "ADA", "state": "errors", "error_members": [1],'
+bds_json_log list $J
 bdsadm_to /tmp/export detail --export $VOL
 check "detail --export: state errors, member 1 D with its count" \
 	sh -c "grep -qx BDS_STATE=errors /tmp/export && grep -qx BDS_HEALTH=ADA /tmp/export &&
@@ -260,7 +268,8 @@ check "list: nothing active" has $L "Active volumes: none"
 check "list: vol on disks, 3/3, would assemble" \
 	grep -qE "^  $VOL +$U +[0-9.]+ [KMG]iB +3/3 +yes +none +/dev/" $L
 bdsadm_to $J list --json
-check "list --json: nothing active" has $J '{"active": [],'
+check "list --json: nothing active" has $J '{"output_version": 1, "active": [],'
+bds_json_log list $J
 check "list --json: vol inactive, complete" has $J \
 	"{\"name\": \"$VOL\", \"uuid\": \"$U\", \"size_sectors\": $SIZE, \"members\": 3, \"present\": 3, \"generation\": 1, \"assemble\": true, \"reason\": null, \"owner\": null, \"foreign\": false, \"devices\": ["
 bdsadm_to /tmp/list.H list -H
@@ -276,6 +285,7 @@ check "list: why (assemble's reason)" grep -qE \
 bdsadm_to $J list --json
 check "list --json: 2 present, assemble false, the reason" has $J \
 	"\"members\": 3, \"present\": 2, \"generation\": 1, \"assemble\": false, \"reason\": \"volume $VOL ($U): member 2 "
+bds_json_log list $J
 bdsadm_to /tmp/asm assemble $VOL
 expect_eq "$RC" 1 "bdsadm assemble refuses it too"
 
