@@ -58,7 +58,7 @@ static int check_device(struct adopt_ctx *c, struct table_src *t)
 	char dir[64], *p;
 
 	if (!bds_dm_info(dm, &t->info))
-		return adopt_refuse(c, "cannot talk to device-mapper (is dm_mod loaded? are you root?)");
+		return adopt_refuse(c, "%s", bds_dm_why_not());
 	if (!t->info.exists)
 		return adopt_refuse(c, "there is no device-mapper device named '%s'", dm);
 	if (!strncmp(t->info.uuid, "LVM-", 4))

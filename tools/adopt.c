@@ -453,7 +453,7 @@ static int check_name(struct adopt_ctx *c)
 		return adopt_refuse(c, "%s is the name of a dm-crypt mapping in %s: pick another name",
 			      c->name, c->conf.paths->crypttab);
 	if (!bds_dm_info(c->name, &info))
-		return adopt_refuse(c, "cannot talk to device-mapper (is dm_mod loaded? are you root?)");
+		return adopt_refuse(c, "%s", bds_dm_why_not());
 	if (info.exists && !(c->from_table && !strcmp(c->from_table, c->name)))
 		return adopt_refuse(c, "a device-mapper device named '%s' already exists: pick another name",
 				    c->name);

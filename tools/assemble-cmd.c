@@ -392,7 +392,7 @@ static enum asm_outcome assemble_one(const struct asm_ctx *c,
 
 	bds_volume_dm_uuid(l, dmuuid, sizeof(dmuuid));
 	if (!bds_dm_info(dm, &info)) {
-		bds_err("cannot talk to device-mapper (is dm_mod loaded? are you root?)");
+		bds_err("%s", bds_dm_why_not());
 		return ASM_FAILED;
 	}
 	if (info.exists) {

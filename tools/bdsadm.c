@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "bdsadm.h"
+#include "dm.h"
 #include "grow.h"
 #include "plan.h"
 
@@ -96,6 +97,7 @@ int main(int argc, char **argv)
 	/* bds-stripe-table is bdsadm plan (with --create) under its old name */
 	if (!strcmp(slash ? slash + 1 : argv[0], "bds-stripe-table"))
 		return bds_cmd_table(argc, argv);
+	bds_dm_log_init();
 	if (argc < 2) {
 		help(stderr);
 		return BDS_EXIT_USAGE;

@@ -116,7 +116,11 @@ static int layout_of_table(struct chk *c)
 /* The volume and its layout; an exit status. */
 static int open_volume(const char *name, struct chk *c)
 {
-	if (!bds_vol_dm_available() || !bds_vol_read(name, &V) ||
+	if (!bds_vol_dm_available()) {
+		bds_err("%s: %s", name, BDS_DM_ABSENT);
+		return BDS_EXIT_FAIL;
+	}
+	if (!bds_vol_read(name, &V) ||
 	    strncmp(V.dm_uuid, BDS_DM_UUID_PREFIX, strlen(BDS_DM_UUID_PREFIX))) {
 		bds_err("%s: no such active bds-stripe volume; 'bdsadm list' shows the volumes ('bdsadm assemble %s' activates one)",
 			name, name);

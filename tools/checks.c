@@ -222,6 +222,7 @@ enum plan_status check_members(struct plan_ctx *c)
 	if (st)
 		return st;
 	if (c->nproblems && !c->opt.force)
-		return plan_fail(c, "refusing to use devices that are in use (--force overrides)");
+		return plan_fail(c, "refusing the devices above (%d problem%s: in use, or a whole disk with partitions); --force takes them anyway, but a device that is mounted or held open stays refused when create opens it exclusively",
+				 c->nproblems, c->nproblems == 1 ? "" : "s");
 	return PLAN_OK;
 }

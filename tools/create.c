@@ -185,7 +185,7 @@ static enum plan_status check_name(struct plan_ctx *c, struct create_job *j)
 		return plan_fail(c, "%s is the name of a dm-crypt mapping in %s; a volume of that name would take /dev/mapper/%s from it: pick another name",
 				 j->name, j->conf.paths->crypttab, j->name);
 	if (!bds_dm_info(j->name, &info))
-		return plan_fail(c, "cannot talk to device-mapper (is dm_mod loaded? are you root?)");
+		return plan_fail(c, "%s", bds_dm_why_not());
 	if (info.exists)
 		return plan_fail(c, "a device-mapper device named '%s' already exists (dm UUID '%s'); pick another name, or stop that one first",
 				 j->name, info.uuid);

@@ -4,10 +4,52 @@
  */
 #include <errno.h>
 #include <libdevmapper.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "dm.h"
+#include "volstat.h"
+
+/*
+ * libdevmapper's messages, through bdsadm's: errors only (its levels are
+ * syslog's, with flags above the low bits), as "bdsadm: device-mapper:
+ * ...", and none when device-mapper is not in the kernel at all: the
+ * caller says that itself, with what to do (bds_dm_why_not()).
+ */
+#define DM_LEVEL_MASK	7
+#define DM_LEVEL_ERR	3
+
+static void dm_log(int level, const char *file, int line, int dm_errno,
+		   const char *f, ...) __attribute__((format(printf, 5, 6)));
+static void dm_log(int level, const char *file, int line, int dm_errno,
+		   const char *f, ...)
+{
+	va_list ap;
+
+	(void)file;
+	(void)line;
+	(void)dm_errno;
+	if ((level & DM_LEVEL_MASK) > DM_LEVEL_ERR || !bds_vol_dm_available())
+		return;
+	fputs("bdsadm: device-mapper: ", stderr);
+	va_start(ap, f);
+	vfprintf(stderr, f, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+void bds_dm_log_init(void)
+{
+	dm_log_with_errno_init(dm_log);
+}
+
+const char *bds_dm_why_not(void)
+{
+	return bds_vol_dm_available() ?
+	       "cannot talk to device-mapper (are you root?)" :
+	       "device-mapper is not in the kernel and could not be loaded ('modprobe dm_mod' says why)";
+}
 
 static struct dm_task *task(int type, const char *name)
 {

@@ -35,6 +35,10 @@ struct bds_dm_info {
 
 /* Look up @name; false only if device-mapper could not be asked. */
 bool bds_dm_info(const char *name, struct bds_dm_info *info);
+/* libdevmapper's own messages through bdsadm's (errors only); at start */
+void bds_dm_log_init(void);
+/* Why device-mapper cannot be asked: not in the kernel, or not root */
+const char *bds_dm_why_not(void);
 
 /*
  * The name of the device whose dm UUID is @uuid, in @name; false if there

@@ -219,6 +219,8 @@ int grow_find(struct grow *g, bool restriping)
 	u8 vu[BDS_UUID_LEN];
 	u32 m;
 
+	if (!bds_vol_dm_available())
+		return grow_refuse(g, "%s", BDS_DM_ABSENT);
 	if (!bds_vol_read(g->name, &g->vol) || !g->vol.have_table ||
 	    strncmp(g->vol.dm_uuid, BDS_DM_UUID_PREFIX, 4))
 		return grow_refuse(g, "no such active bds-stripe volume made by bdsadm; 'bdsadm list' shows the volumes");

@@ -111,7 +111,7 @@ static int check_volume(struct release_ctx *c)
 	}
 	bds_volume_dm_uuid(v, dmuuid, sizeof(dmuuid));
 	if (!bds_dm_info(c->name, &info))
-		return refuse(c, "cannot talk to device-mapper (is dm_mod loaded? are you root?)");
+		return refuse(c, "%s", bds_dm_why_not());
 	if (!info.exists || strcmp(info.uuid, dmuuid))
 		return refuse(c, "/dev/mapper/%s is not this volume's active device: release takes an active volume ('bdsadm assemble %s' first)",
 			      c->name, c->name);

@@ -54,6 +54,8 @@ static int find_volume(struct rpl *x, const char *old)
 	struct bds_dm_info info;
 	u32 i;
 
+	if (!bds_vol_dm_available())
+		return rpl_refuse(x, "%s", BDS_DM_ABSENT);
 	if (!bds_vol_read(x->name, &x->vol) || !x->vol.have_table ||
 	    strncmp(x->vol.dm_uuid, BDS_DM_UUID_PREFIX, 4))
 		return rpl_refuse(x, "not an active volume made by bdsadm ('bdsadm list' shows the volumes)");

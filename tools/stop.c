@@ -62,7 +62,7 @@ static int stop_one(const char *name)
 	char who[1024];
 
 	if (!bds_dm_info(name, &info)) {
-		bds_err("cannot talk to device-mapper (is dm_mod loaded? are you root?)");
+		bds_err("%s", bds_dm_why_not());
 		return BDS_EXIT_FAIL;
 	}
 	if (!info.exists) {

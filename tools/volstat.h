@@ -85,6 +85,8 @@ const char *bds_vol_parse_status(const char *line, struct bds_vol *v);
  * bdsadm list and detail only look.
  */
 bool bds_vol_dm_available(void);
+/* What a verb that needs an active volume says when it is false */
+#define BDS_DM_ABSENT "device-mapper is not in the kernel (dm_mod not loaded), so no volume is active; load it (modprobe dm_mod) and assemble the volume ('bdsadm assemble --scan')"
 
 /*
  * Read device-mapper device @name: info, then (for a bds-stripe target)

@@ -77,8 +77,14 @@ static int prepare(const char *path, struct bds_dev *d,
 			strerror(-rc));
 		return BDS_EXIT_FAIL;
 	}
+	if (dl->err[0] == BDS_LABEL_ERR_MAGIC &&
+	    dl->err[1] == BDS_LABEL_ERR_MAGIC) {
+		bds_err("%s holds no bds-stripe label (neither copy's place has its magic); not wiping anything",
+			path);
+		return BDS_EXIT_FAIL;
+	}
 	if (dl->err[0] && dl->err[1]) {
-		bds_err("%s holds no bds-stripe label (primary: %s; backup: %s); not wiping anything",
+		bds_err("%s holds no valid bds-stripe label (primary: %s; backup: %s); not wiping anything",
 			path, bds_label_error(dl->err[0]),
 			bds_label_error(dl->err[1]));
 		return BDS_EXIT_FAIL;
@@ -126,9 +132,14 @@ int bds_cmd_wipe(int argc, char **argv)
 			status = BDS_EXIT_FAIL;
 			break;
 		}
-		printf("bdsadm: %s: labels erased (member %u of volume %s)\n",
-		       argv[i + 1], l ? l->member_index : 0,
-		       l ? l->name : "of two conflicting copies");
+		if (l)
+			printf("bdsadm: %s: labels erased (member %u of volume %s)\n",
+			       argv[i + 1], l->member_index, l->name);
+		else
+			printf("bdsadm: %s: labels erased (two conflicting copies: primary member %u of volume %s, backup member %u of volume %s)\n",
+			       argv[i + 1], dl[i].copy[0].member_index,
+			       dl[i].copy[0].name, dl[i].copy[1].member_index,
+			       dl[i].copy[1].name);
 	}
 	for (i = 0; i < n; i++)
 		bds_dev_close(&d[i]);

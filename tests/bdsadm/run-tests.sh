@@ -383,11 +383,11 @@ mounted() {
 	cp -a "$W/2x4" "$W/m" &&
 	printf '%s\n' '/dev/sdc /mnt/my\040data xfs rw 0 0' > "$W/m/mounts" &&
 	run m sdb sdc && refused "sdc is mounted on /mnt/my data (xfs)" &&
-	err_has "--force overrides" &&
+	err_has "refusing the devices above (1 problem: in use, or a whole disk with partitions); --force takes them anyway, but a device that is mounted or held open stays refused when create opens it exclusively" &&
 	run m --force sdb sdc && rc_is 0 && err_has "warning: sdc is mounted" &&
 	line1_is "0 16777216 bds-stripe 512 1 2 8:16 0 8:32 0"
 }
-t "mounted member refused (--force overrides)" mounted
+t "mounted member refused (the refusal says what --force can and cannot take)" mounted
 
 mounted_partition() {
 	cp -a "$W/parts" "$W/mp" &&
