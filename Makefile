@@ -224,13 +224,20 @@ soak:
 # names debug; they start once the debug kernel is built in the
 # background by debug-kernel-bg), and the host's steps CHECK_HOST_JOBS,
 # each beside one guest.
-CHECK_HOST_JOBS ?= fuzz-smoke lint install-check deb-check vm-check-arm64-ci
+CHECK_HOST_JOBS ?= fuzz-smoke lint install-check deb-check vm-check-arm64-ci \
+	blkid-check
 # The unit stage builds its programs (ASan, UBSan) on every core.
 UNIT_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 check: setup debug-kernel-bg unit-all-cores vm-check-ci vm-json-check
 
 unit-all-cores:
 	$(MAKE) -j$(UNIT_JOBS) -Otarget unit
+
+# The libblkid prober (tools/blkid/): Debian's util-linux source (cached
+# in $(BDS_CACHE)/util-linux-src) with the patch, tried on sparse files;
+# about a minute, one of make check's host jobs.
+blkid-check:
+	tests/blkid/blkid-check.sh
 
 # The JSON bdsadm printed in the VM tests (bds_json_log) against
 # Documentation/bdsadm.schema.json: the guests have no Python.
@@ -281,7 +288,7 @@ debug-kernel-bg: setup
 	BDS_NICE=5 nohup tests/debug/build-kernel.sh \
 		>$(BDS_CACHE)/debug-build-bg.log 2>&1 </dev/null &
 
-.PHONY: check-debug debug-ci debug-kernel-bg vm-check-ci vm-json-check unit-all-cores check-all check-repeat vm-times $(UNIT_PARTS)
+.PHONY: check-debug debug-ci debug-kernel-bg vm-check-ci vm-json-check blkid-check unit-all-cores check-all check-repeat vm-times $(UNIT_PARTS)
 
 demo: setup
 	tests/vm/demo/demo.sh

@@ -5,6 +5,7 @@
 #define _GNU_SOURCE
 #include <blkid/blkid.h>
 #include <errno.h>
+#include <stdbool.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
@@ -37,6 +38,14 @@ static blkid_probe new_probe(int fd)
 	blkid_probe_enable_partitions(pr, 1);
 	blkid_probe_set_partitions_flags(pr, BLKID_PARTS_MAGIC);
 	return pr;
+}
+
+static bool is_our_label(blkid_probe pr)
+{
+	const char *type = NULL;
+
+	return !blkid_probe_lookup_value(pr, "TYPE", &type, NULL) && type &&
+	       !strcmp(type, "bds_stripe_member");
 }
 
 static void describe(blkid_probe pr, char *what, size_t sz)
@@ -79,8 +88,14 @@ int bds_signatures(const char *path, char *what, size_t sz)
 		close(fd);
 		return -1;
 	}
-	/* every signature, not only the first (wipefs' way of probing) */
+	/*
+	 * every signature, not only the first (wipefs' way of probing); our
+	 * own label, which a libblkid with tools/blkid's prober reports too,
+	 * is bdsadm's to judge by its own rules (label-io.c), not here
+	 */
 	while (blkid_do_probe(pr) == 0) {
+		if (is_our_label(pr))
+			continue;
 		describe(pr, what, sz);
 		found = 1;
 	}
