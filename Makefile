@@ -129,8 +129,8 @@ lint: pipe-lint checkpatch build-all
 
 # The VM suite (tests/vm/run-suite): tests of one topology share a boot,
 # two guests run at a time, the longest first; each test runs on the
-# kernels of its "check-kernels" header (README: "Which kernels a test
-# runs on").
+# kernels of its "check-kernels" header (Documentation/developer-guide.rst:
+# "Which kernels a test runs on").
 vm-check:
 	tests/vm/run-suite
 
@@ -271,7 +271,8 @@ check-debug: setup
 	KERNELS=debug BDS_ALL_KERNELS=1 BDS_KUNIT=1 tests/vm/run-suite $(DEBUG_TESTS)
 
 # make check's debug leg alone: the KUnit suite and the tests whose
-# "check-kernels" header names debug (README says what each covers).
+# "check-kernels" header names debug (Documentation/developer-guide.rst
+# says what each covers).
 debug-ci: setup
 	tests/debug/build-kernel.sh >/dev/null
 	BDS_SAMPLE=1 KERNELS=debug BDS_KUNIT=1 tests/vm/run-suite

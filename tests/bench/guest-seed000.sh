@@ -15,7 +15,7 @@
 # takes ceil(k / 10) unit times on striped and md raid0 (one request
 # per unit), and L + ceil(k / 10) x 6.55 ms on bds-stripe (one request
 # per disk): the same below 640 KiB, rising above it for bds-stripe only.
-# Measured (README): at whole widths the block layer merges striped's and
+# Measured (developer guide, make bench): at whole widths the block layer merges striped's and
 # md's per-unit clones on each member, so they too pay one L per member
 # there and bds-stripe leads by only 2-4 %; it leads by 8-9 % at 768 and
 # 960 KiB, where they are not merged.

@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# The README's "Layout of the tree" against the tree (make unit):
+# "Layout of the tree" in Documentation/developer-guide.rst against the
+# tree (make unit):
 #  - every path an entry begins with exists (a word ending in / a folder);
 #  - every folder of the tree, two levels down (git ls-files), has an
 #    entry of its own;
@@ -12,15 +13,18 @@ set -euo pipefail
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$top"
-readme=README
+guide=Documentation/developer-guide.rst
 
-# The section: from its heading to the next heading (a line of dashes).
+# The section: from its heading to the next heading (a line of dashes:
+# the guide's sections are reStructuredText headings underlined with
+# '-').  The entries are a literal block ("::") indented by two blanks,
+# so that they keep the form the checks below read.
 section=$(awk '
 	/^Layout of the tree$/ { on = 1; getline; next }
 	on && /^-+$/ { exit }
 	on { if (n++) print prev; prev = $0 }
-	' "$readme")
-[ -n "$section" ] || { echo "not ok 1 - README has a section 'Layout of the tree'"; exit 1; }
+	' "$guide")
+[ -n "$section" ] || { echo "not ok 1 - $guide has a section 'Layout of the tree'"; exit 1; }
 
 n=0 bad=0
 ok() { n=$((n + 1)); echo "ok $n - $1"; }
