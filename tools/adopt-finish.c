@@ -159,7 +159,7 @@ int bds_adopt_finish(const struct bds_found *found,
 		if (f->adopting && write_one(f, false))
 			return -1;
 	}
-	printf("bdsadm: volume %s: a change between md and bds-stripe was cut short; finished as the volume from its backup labels (%u primary labels written, every backup without ADOPT)\n",
+	bds_info("volume %s: a change between md and bds-stripe was cut short; finished as the volume from its backup labels (%u primary labels written, every backup without ADOPT)",
 	       r->label->name, wrote);
 	fflush(stdout);
 	return 0;

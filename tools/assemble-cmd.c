@@ -237,7 +237,7 @@ static bool volume_params(const struct asm_ctx *c,
 		if (l->reshape_dir == BDS_RESHAPE_FORWARD ? pos < ckpt : pos > ckpt)
 			ckpt = pos;
 	}
-	printf("bdsadm: volume %s is mid-restripe (%s, at stripe unit %llu of %llu): usable as it is, in both geometries; 'bdsadm grow --continue %s' carries it on\n",
+	bds_info("volume %s is mid-restripe (%s, at stripe unit %llu of %llu): usable as it is, in both geometries; 'bdsadm grow --continue %s' carries it on",
 	       l->name, l->reshape_dir == BDS_RESHAPE_FORWARD ? "forward" : "backward",
 	       (unsigned long long)ckpt,
 	       (unsigned long long)(bds_volume_old_length(l) / l->chunk_sectors),
@@ -369,7 +369,7 @@ static void start_restripe(const char *dm)
 			return;	/* a unit name would need escaping */
 	snprintf(unit, sizeof(unit), "bds-stripe-grow@%s.service", dm);
 	if (bds_start_unit(unit))
-		printf("bdsadm: volume %s: its restripe goes on in %s ('bdsadm detail %s' shows where it is)\n",
+		bds_info("volume %s: its restripe goes on in %s ('bdsadm detail %s' shows where it is)",
 		       dm, unit, dm);
 	else
 		bds_err("volume %s: cannot start %s; 'bdsadm grow --continue %s' carries the restripe on",
@@ -441,7 +441,7 @@ static enum asm_outcome assemble_one(const struct asm_ctx *c,
 			l->name, (unsigned long long)len, params);
 		return ASM_FAILED;
 	}
-	printf("bdsadm: assembled /dev/mapper/%s from %u members (generation %llu)\n",
+	bds_info("assembled /dev/mapper/%s from %u members (generation %llu)",
 	       dm, r->nr_members, (unsigned long long)r->generation);
 	fflush(stdout);
 	if (restriping)
@@ -700,7 +700,7 @@ int bds_cmd_assemble(int argc, char **argv)
 		return BDS_EXIT_FAIL;
 	}
 	if (c.auto_mode && !bds_conf_auto(&c.conf, &off)) {
-		printf("bdsadm: automatic assembly is off (%s): nothing assembled\n",
+		bds_info("automatic assembly is off (%s): nothing assembled",
 		       off);
 		return BDS_EXIT_OK;
 	}

@@ -17,6 +17,82 @@
 #include "grow.h"
 #include "plan.h"
 
+static enum bds_verbosity verbosity;
+
+enum bds_verbosity bds_verbosity(void)
+{
+	return verbosity;
+}
+
+static void say(FILE *f, const char *fmt, va_list ap)
+{
+	fputs("bdsadm: ", f);
+	vfprintf(f, fmt, ap);
+	fputc('\n', f);
+	fflush(f);
+}
+
+void bds_info(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (verbosity == BDS_QUIET)
+		return;
+	va_start(ap, fmt);
+	say(stdout, fmt, ap);
+	va_end(ap);
+}
+
+void bds_progress(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (verbosity == BDS_QUIET)
+		return;
+	va_start(ap, fmt);
+	say(stderr, fmt, ap);
+	va_end(ap);
+}
+
+void bds_verbose(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (verbosity != BDS_VERBOSE)
+		return;
+	va_start(ap, fmt);
+	say(stderr, fmt, ap);
+	va_end(ap);
+}
+
+/*
+ * -q/--quiet and -v/--verbose, anywhere before a "--": taken out of
+ * @argv (the verbs never see them); the last one given counts.
+ */
+static int take_verbosity(int argc, char **argv)
+{
+	int i, n = 0;
+	bool rest = false;
+
+	for (i = 0; i < argc; i++) {
+		if (!rest && !strcmp(argv[i], "--"))
+			rest = true;
+		if (!rest && (!strcmp(argv[i], "-q") ||
+			      !strcmp(argv[i], "--quiet"))) {
+			verbosity = BDS_QUIET;
+			continue;
+		}
+		if (!rest && (!strcmp(argv[i], "-v") ||
+			      !strcmp(argv[i], "--verbose"))) {
+			verbosity = BDS_VERBOSE;
+			continue;
+		}
+		argv[n++] = argv[i];
+	}
+	argv[n] = NULL;
+	return n;
+}
+
 void bds_err(const char *fmt, ...)
 {
 	va_list ap;
@@ -83,7 +159,10 @@ static void help(FILE *f)
 {
 	size_t i;
 
-	fprintf(f, "usage: bdsadm VERB [OPTIONS] [ARGS]\n\nverbs:\n");
+	fprintf(f, "usage: bdsadm [-q | -v] VERB [OPTIONS] [ARGS]\n\n"
+		"  -q, --quiet    errors only: nothing of what was done\n"
+		"  -v, --verbose  also each step (the tables loaded, the devices read)\n"
+		"\nverbs:\n");
 	for (i = 0; i < sizeof(verbs) / sizeof(verbs[0]); i++)
 		fprintf(f, "  bdsadm %s\n", verbs[i].synopsis);
 	fprintf(f, "  bdsadm help\n  bdsadm --version\n\nSee bdsadm(8).\n");
@@ -98,6 +177,7 @@ int main(int argc, char **argv)
 	if (!strcmp(slash ? slash + 1 : argv[0], "bds-stripe-table"))
 		return bds_cmd_table(argc, argv);
 	bds_dm_log_init();
+	argc = take_verbosity(argc, argv);
 	if (argc < 2) {
 		help(stderr);
 		return BDS_EXIT_USAGE;

@@ -16,6 +16,19 @@
 
 /* "bdsadm: <message>" on stderr. */
 void bds_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/*
+ * What bdsadm says besides its errors, as -q and -v choose (mdadm's
+ * --quiet and --verbose, given before or after the verb): the level,
+ * like lvm2's, is the process's, set once by main() before the verb runs.
+ */
+enum bds_verbosity { BDS_QUIET = -1, BDS_NORMAL = 0, BDS_VERBOSE = 1 };
+enum bds_verbosity bds_verbosity(void);
+/* "bdsadm: <message>" on stdout: what was done; not with -q */
+void bds_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* "bdsadm: <message>" on stderr: progress; not with -q */
+void bds_progress(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* "bdsadm: <message>" on stderr: each step, only with -v */
+void bds_verbose(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* "usage: bdsadm <what>" on stderr; returns BDS_EXIT_USAGE. */
 int bds_usage(const char *what);
 /*

@@ -8,17 +8,19 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "bdsadm.h"
 #include "dm.h"
 #include "volstat.h"
 
 /*
- * libdevmapper's messages, through bdsadm's: errors only (its levels are
- * syslog's, with flags above the low bits), as "bdsadm: device-mapper:
- * ...", and none when device-mapper is not in the kernel at all: the
+ * libdevmapper's messages, through bdsadm's: errors (with -v warnings and
+ * notices too; its levels are syslog's, with flags above the low bits),
+ * as "bdsadm: device-mapper: ...", and none when device-mapper is not in the kernel at all: the
  * caller says that itself, with what to do (bds_dm_why_not()).
  */
 #define DM_LEVEL_MASK	7
 #define DM_LEVEL_ERR	3
+#define DM_LEVEL_NOTICE	5
 
 static void dm_log(int level, const char *file, int line, int dm_errno,
 		   const char *f, ...) __attribute__((format(printf, 5, 6)));
@@ -30,7 +32,9 @@ static void dm_log(int level, const char *file, int line, int dm_errno,
 	(void)file;
 	(void)line;
 	(void)dm_errno;
-	if ((level & DM_LEVEL_MASK) > DM_LEVEL_ERR || !bds_vol_dm_available())
+	if ((level & DM_LEVEL_MASK) >
+	    (bds_verbosity() == BDS_VERBOSE ? DM_LEVEL_NOTICE : DM_LEVEL_ERR) ||
+	    !bds_vol_dm_available())
 		return;
 	fputs("bdsadm: device-mapper: ", stderr);
 	va_start(ap, f);
@@ -135,10 +139,16 @@ static bool create_table(const char *name, const char *uuid,
 		goto out;
 	if (ro && !dm_task_set_ro(dmt))
 		goto out;
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
+		bds_verbose("device-mapper: create %s%s: %llu %llu %s %s", name,
+			    ro ? " (read-only)" : "",
+			    (unsigned long long)t[i].start,
+			    (unsigned long long)t[i].length, t[i].ttype,
+			    t[i].params);
 		if (!dm_task_add_target(dmt, t[i].start, t[i].length,
 					t[i].ttype, t[i].params))
 			goto out;
+	}
 	if (ra_sectors &&
 	    !dm_task_set_read_ahead(dmt, ra_sectors, ra_minimum ?
 				    DM_READ_AHEAD_MINIMUM_FLAG : 0))
@@ -212,6 +222,8 @@ static bool swap(const char *name, u64 length, const char *ttype,
 
 	if (!dmt)
 		return false;
+	bds_verbose("device-mapper: reload %s: 0 %llu %s %s", name,
+		    (unsigned long long)length, ttype, params);
 	ok = dm_task_add_target(dmt, 0, length, ttype, params) &&
 	     dm_task_run(dmt);
 	dm_task_destroy(dmt);
@@ -365,6 +377,7 @@ int bds_dm_message(const char *name, const char *msg, char *out, size_t sz)
 		out[0] = 0;
 	if (!dmt)
 		return -ENOMEM;
+	bds_verbose("device-mapper: message %s: %s", name, msg);
 	if (!dm_task_set_sector(dmt, 0) || !dm_task_set_message(dmt, msg)) {
 		dm_task_destroy(dmt);
 		return -ENOMEM;

@@ -111,7 +111,7 @@ static int weights_mode(struct grow *g, struct grow_add *a, const char *weights)
 				   "that were given as a list" :
 				   "and its labels do not say how they were chosen");
 	if (!weights && mode == BDS_WEIGHTS_MODE_CAPACITY)
-		printf("bdsadm: grow %s: the new set's weights by capacity, as the volume's were chosen (--weights overrides)\n",
+		bds_info("grow %s: the new set's weights by capacity, as the volume's were chosen (--weights overrides)",
 		       g->name);
 	a->wmode = (u32)mode;
 	return 0;
@@ -449,7 +449,7 @@ int grow_add(struct grow *g, char **add, int nadd, bool force,
 	if (!r && force)
 		r = wipe_new(g, a);
 	if (!r) {
-		printf("bdsadm: grow %s: %u members -> %u, %llu MiB -> %llu MiB; writing the labels of generation %llu\n",
+		bds_info("grow %s: %u members -> %u, %llu MiB -> %llu MiB; writing the labels of generation %llu",
 		       g->name, a->nold, a->nall,
 		       (unsigned long long)(bds_volume_length(g->r.label) >> 11),
 		       (unsigned long long)(a->g_new.units * a->v.chunk_sectors >> 11),

@@ -160,7 +160,7 @@ static int geometries(struct grow *g, struct relayout *x)
 	bds_layout_weigh(&x->lo, x->weight, w, x->s_new.slot, x->s_new.slot_of);
 	if (x->mode == (enum bds_order_mode)l->layout &&
 	    !memcmp(x->weight, l->weight, x->n * sizeof(x->weight[0]))) {
-		printf("bdsadm: grow %s: it has that layout and those weights already; nothing to do\n",
+		bds_info("grow %s: it has that layout and those weights already; nothing to do",
 		       g->name);
 		return GROW_NOTHING;
 	}
@@ -279,7 +279,7 @@ int grow_relayout(struct grow *g, const char *layout, const char *weights)
 		r = labels(g, x);
 	if (!r) {
 		l = g->r.label;
-		printf("bdsadm: grow %s: layout %s -> %s, %s, %llu MiB -> %llu MiB; restriping %s\n",
+		bds_info("grow %s: layout %s -> %s, %s, %llu MiB -> %llu MiB; restriping %s",
 		       g->name, mode_name(l->layout), mode_name(x->mode),
 		       weights ? "new weights" : "the same weights",
 		       (unsigned long long)(bds_volume_length(l) >> 11),

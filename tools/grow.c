@@ -115,7 +115,7 @@ static bool take_over(struct grow *g, int fd)
 	snprintf(unit, sizeof(unit), "bds-stripe-grow@%s.service", g->name);
 	if (!bds_systemd_running() || !bds_unit_active(unit))
 		return false;
-	printf("bdsadm: grow %s: the restripe runs in %s: pausing it to go on here\n",
+	bds_info("grow %s: the restripe runs in %s: pausing it to go on here",
 	       g->name, unit);
 	fflush(stdout);
 	return bds_stop_unit(unit) && !flock(fd, LOCK_EX | LOCK_NB);
@@ -281,16 +281,16 @@ static int finish(struct grow *g)
 		return grow_refuse(g, "device-mapper refused the new table (dmesg says why): the restripe is done and the labels say so; 'bdsadm stop %s' and 'bdsadm assemble %s' bring it up at its new size",
 				   g->name, g->name);
 	rpl_crash_point("grow-reloaded");
-	printf("bdsadm: grow %s: done: %llu MiB -> %llu MiB, %u members, stripe width %llu KiB\n",
+	bds_info("grow %s: done: %llu MiB -> %llu MiB, %u members, stripe width %llu KiB",
 	       g->name, (unsigned long long)(old_len >> 11),
 	       (unsigned long long)(len >> 11), g->vol.nr_members,
 	       (unsigned long long)(g->g_new.layout.chunk *
 				    bds_label_slots(&g->ml[0]) / 2));
 	if (len > old_len)
-		printf("bdsadm: grow %s: a file system keeps its size: grow XFS with 'xfs_growfs MOUNTPOINT'\n",
+		bds_info("grow %s: a file system keeps its size: grow XFS with 'xfs_growfs MOUNTPOINT'",
 		       g->name);
 	if (g->g_new.layout.nr_slots != g->g_old.layout.nr_slots)
-		printf("bdsadm: grow %s: a file system keeps its geometry: mount XFS with -o sunit=%llu,swidth=%llu to use the new width\n",
+		bds_info("grow %s: a file system keeps its geometry: mount XFS with -o sunit=%llu,swidth=%llu to use the new width",
 		       g->name, (unsigned long long)g->g_new.layout.chunk,
 		       (unsigned long long)(g->g_new.layout.chunk *
 					    bds_label_slots(&g->ml[0])));
@@ -305,7 +305,7 @@ static int do_continue(struct grow *g)
 
 	r = grow_find(g, true);
 	if (r == GROW_OTHER_STATE) {
-		printf("bdsadm: grow %s: not mid-restripe; nothing to resume\n",
+		bds_info("grow %s: not mid-restripe; nothing to resume",
 		       g->name);
 		return BDS_EXIT_OK;
 	}
@@ -321,14 +321,14 @@ static int do_continue(struct grow *g)
 	if (posix_memalign((void **)&g->old_buf, 4096, bytes) ||
 	    posix_memalign((void **)&g->new_buf, 4096, bytes))
 		return grow_refuse(g, "cannot allocate %zu bytes of copy buffers", 2 * bytes);
-	printf("bdsadm: grow %s: restriping %s from stripe unit %llu of %llu while the volume stays in use%s\n",
+	bds_info("grow %s: restriping %s from stripe unit %llu of %llu while the volume stays in use%s",
 	       g->name, g->rs.dir == BDS_RESHAPE_FORWARD ? "forward" : "backward",
 	       (unsigned long long)g->ckpt, (unsigned long long)g->g_old.units,
 	       g->rate > 0 ? " (rate-limited)" : "");
 	fflush(stdout);
 	r = grow_copy(g);
 	if (r == 1) {
-		printf("bdsadm: grow %s: paused at stripe unit %llu of %llu; 'bdsadm grow --continue %s' resumes\n",
+		bds_info("grow %s: paused at stripe unit %llu of %llu; 'bdsadm grow --continue %s' resumes",
 		       g->name, (unsigned long long)g->ckpt,
 		       (unsigned long long)g->g_old.units, g->name);
 		return BDS_EXIT_OK;

@@ -80,7 +80,7 @@ static bool may_take(const struct import_ctx *c, bool *done)
 				c->conf.system_id);
 	*done = ours == c->r.nr_members;
 	if (*done) {
-		printf("bdsadm: import %s: this host (%s) owns it already; nothing was changed\n",
+		bds_info("import %s: this host (%s) owns it already; nothing was changed",
 		       c->r.name, c->conf.system_id);
 		return false;
 	}
@@ -126,7 +126,7 @@ static int stamp(const struct import_ctx *c)
 			return BDS_EXIT_FAIL;
 		}
 	}
-	printf("bdsadm: import %s (%s): owned by this host (system ID %s) now, %u members\n",
+	bds_info("import %s (%s): owned by this host (system ID %s) now, %u members",
 	       c->r.name, c->vu, c->conf.system_id, c->r.nr_members);
 	return BDS_EXIT_OK;
 }

@@ -209,7 +209,7 @@ static int start_assembly(const char *uuid)
 			unit, unit, uuid);
 		return BDS_EXIT_FAIL;
 	}
-	printf("bdsadm: volume %s: every member is present; assembling it in %s\n",
+	bds_info("volume %s: every member is present; assembling it in %s",
 	       uuid, unit);
 	return BDS_EXIT_OK;
 }
@@ -223,13 +223,13 @@ static bool wanted(const struct bds_conf *c, const struct bds_label *l,
 
 	bds_uuid_format(l->volume_uuid, uuid);
 	if (!bds_conf_auto(c, &off)) {
-		printf("bdsadm: %s is member %u of volume %s (%s); automatic assembly is off (%s)\n",
+		bds_info("%s is member %u of volume %s (%s); automatic assembly is off (%s)",
 		       dev, l->member_index, l->name, uuid, off);
 		return false;
 	}
 	if (l->owner[0] && strcmp(l->owner, c->system_id) &&
 	    !bds_conf_lists(c, l->name, l->volume_uuid)) {
-		printf("bdsadm: %s is member %u of volume %s (%s), owned by the host whose system ID is %s: not assembled automatically ('bdsadm assemble --foreign %s' or 'bdsadm import %s')\n",
+		bds_info("%s is member %u of volume %s (%s), owned by the host whose system ID is %s: not assembled automatically ('bdsadm assemble --foreign %s' or 'bdsadm import %s')",
 		       dev, l->member_index, l->name, uuid, l->owner, l->name,
 		       l->name);
 		return false;
@@ -300,7 +300,7 @@ static int incremental(const char *dev)
 	if (bds_dm_name_of_uuid(dmuuid, name, sizeof(name)))
 		rc = BDS_EXIT_OK;
 	else if (!members || present < members) {
-		printf("bdsadm: volume %s (%s): %s is member %u; %u of %u members present, waiting for the rest\n",
+		bds_info("volume %s (%s): %s is member %u; %u of %u members present, waiting for the rest",
 		       l->name, uuid, dev, l->member_index, present,
 		       members ? members : l->nr_members);
 		rc = BDS_EXIT_OK;

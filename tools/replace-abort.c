@@ -281,7 +281,7 @@ static int after_reload(struct abort_ctx *a)
 				    a->mirror, a->mirror);
 	bds_member_dev(a->old, &old);
 	finish(a, old.node);
-	printf("bdsadm: replace %s: the volume was on its new member already: finished\n",
+	bds_info("replace %s: the volume was on its new member already: finished",
 	       a->name);
 	return BDS_EXIT_OK;
 }
@@ -302,7 +302,7 @@ static int no_mirror(struct abort_ctx *a)
 	if (!bds_dm_resume(a->name))
 		return refuse_abort(a, "no mirror, but the volume is suspended and cannot be resumed: run 'dmsetup resume %s'",
 				    a->name);
-	printf("bdsadm: replace %s: no mirror, the volume was suspended (a replace killed as it began): resumed; nothing else had changed\n",
+	bds_info("replace %s: no mirror, the volume was suspended (a replace killed as it began): resumed; nothing else had changed",
 	       a->name);
 	return BDS_EXIT_OK;
 }
@@ -330,7 +330,7 @@ static bool before_mirror_in(struct abort_ctx *a)
 		bds_err("replace --abort %s: cannot resume the volume: run 'dmsetup resume %s'",
 			a->name, a->name);
 	bds_member_dev(a->old, &old);
-	printf("bdsadm: replace %s: aborted before the volume was on the mirror; the volume is on %s again\n",
+	bds_info("replace %s: aborted before the volume was on the mirror; the volume is on %s again",
 	       a->name, old.node);
 	return true;
 }
@@ -375,11 +375,11 @@ static int abort_it(struct abort_ctx *a)
 	bds_member_dev(a->new, &new);
 	if (to_new) {
 		finish(a, old.node);
-		printf("bdsadm: replace %s: the label switch had passed its commit point: finished; member %u is now %s (was %s), generation %llu\n",
+		bds_info("replace %s: the label switch had passed its commit point: finished; member %u is now %s (was %s), generation %llu",
 		       a->name, a->p, new.node, old.node,
 		       (unsigned long long)a->r.label->generation);
 	} else {
-		printf("bdsadm: replace %s: aborted%s; the volume is on %s again\n",
+		bds_info("replace %s: aborted%s; the volume is on %s again",
 		       a->name, a->r.rollback ? " (the labels rolled back)" : "",
 		       old.node);
 	}

@@ -17,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bdsadm.h"
 #include "dm.h"
 #include "replace.h"
 
@@ -134,7 +135,7 @@ static void show(const struct rpl_copy *c, u64 insync, u64 regions,
 		if (last)
 			fputc('\n', stderr);
 	} else {
-		fprintf(stderr, "bdsadm: copied %.1f%% (%.0f MB), %.1f MB/s, ETA %.0f s\n",
+		bds_progress("copied %.1f%% (%.0f MB), %.1f MB/s, ETA %.0f s",
 			frac * 100, mb, rate, eta);
 	}
 }

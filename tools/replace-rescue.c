@@ -144,7 +144,7 @@ int rpl_find_bad(struct rpl *x)
 	x->nreg = rpl_bad_regions(x->bad.bad, x->bad.nbad, RPL_REGION,
 				  x->reg, RPL_MAX_BAD_REGIONS);
 	if (!x->nreg)
-		printf("bdsadm: replace %s: %s reads in full: a plain replace\n",
+		bds_info("replace %s: %s reads in full: a plain replace",
 		       x->name, x->old_node);
 	return BDS_EXIT_OK;
 }

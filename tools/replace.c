@@ -495,7 +495,7 @@ static int do_replace(struct rpl *x, const char *old, const char *new)
 	if (!start_mirror(x))
 		return BDS_EXIT_FAIL;
 	rpl_crash_point("copy-started");
-	printf("bdsadm: replace %s: copying member %u from %s to %s (%llu MiB) while the volume stays in use\n",
+	bds_info("replace %s: copying member %u from %s to %s (%llu MiB) while the volume stays in use",
 	       x->name, x->p, x->old_node, x->new_node,
 	       (unsigned long long)(bds_label_member_data(x->r.label, x->p) >> 11));
 	fflush(stdout);
@@ -530,11 +530,11 @@ static int do_replace(struct rpl *x, const char *old, const char *new)
 	if (switch_to_new(x))
 		return BDS_EXIT_FAIL;
 	if (x->nreg)
-		printf("bdsadm: replace %s: %zu unreadable range%s of %s (%llu sectors) read as zeros on %s: the data there is lost (volume sectors above); the rest was copied\n",
+		bds_info("replace %s: %zu unreadable range%s of %s (%llu sectors) read as zeros on %s: the data there is lost (volume sectors above); the rest was copied",
 		       x->name, x->bad.nbad, x->bad.nbad == 1 ? "" : "s",
 		       x->old_node, (unsigned long long)x->zeroed, x->new_node);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
-	printf("bdsadm: replace %s: member %u is now %s (was %s), generation %llu; copied in %.1f s\n",
+	bds_info("replace %s: member %u is now %s (was %s), generation %llu; copied in %.1f s",
 	       x->name, x->p, x->new_node, x->old_node,
 	       (unsigned long long)x->next.generation,
 	       (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9);

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bdsadm.h"
 #include "dm.h"
 #include "label-io.h"
 #include "member-dev.h"
@@ -106,6 +107,13 @@ static void look_at(struct bds_scan *s, const char *name)
 	if (rc)
 		return;
 	l = bds_labels_best(&dl);
+	if (l)
+		bds_verbose("%s: member %u of volume %s, generation %llu (%s copy)",
+			    path, l->member_index, l->name,
+			    (unsigned long long)l->generation,
+			    dl.pick == 1 ? "backup" : "primary");
+	else if (dl.pick != BDS_LABEL_PICK_CONFLICT)
+		bds_verbose("%s: no label", path);
 	if (!l) {
 		if (dl.pick == BDS_LABEL_PICK_CONFLICT) {
 			fprintf(stderr, "bdsadm: %s: its two label copies conflict; left out (see 'bdsadm examine %s')\n",

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "bdsadm.h"
 #include "signature.h"
 
 static void add(char *what, size_t sz, const char *s)
@@ -135,7 +136,7 @@ int bds_signatures_wipe(const char *path, char *why, size_t sz)
 			rc = -1;
 			break;
 		}
-		fprintf(stderr, "bdsadm: %s: erased %s (magic at byte %s)\n",
+		bds_progress("%s: erased %s (magic at byte %s)",
 			path, what, off ? off : "?");
 	}
 	if (!rc && fsync(fd)) {

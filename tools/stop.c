@@ -87,7 +87,7 @@ static int stop_one(const char *name)
 			name);
 		return BDS_EXIT_FAIL;
 	}
-	printf("bdsadm: stopped %s\n", name);
+	bds_info("stopped %s", name);
 	return BDS_EXIT_OK;
 }
 

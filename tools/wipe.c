@@ -133,10 +133,10 @@ int bds_cmd_wipe(int argc, char **argv)
 			break;
 		}
 		if (l)
-			printf("bdsadm: %s: labels erased (member %u of volume %s)\n",
+			bds_info("%s: labels erased (member %u of volume %s)",
 			       argv[i + 1], l->member_index, l->name);
 		else
-			printf("bdsadm: %s: labels erased (two conflicting copies: primary member %u of volume %s, backup member %u of volume %s)\n",
+			bds_info("%s: labels erased (two conflicting copies: primary member %u of volume %s, backup member %u of volume %s)",
 			       argv[i + 1], dl[i].copy[0].member_index,
 			       dl[i].copy[0].name, dl[i].copy[1].member_index,
 			       dl[i].copy[1].name);

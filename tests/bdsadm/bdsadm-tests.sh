@@ -51,7 +51,7 @@ poke() { printf "\\$(printf '%03o' "$3")" | dd of="$2" bs=1 seek="$1" conv=notru
 
 # --- usage -------------------------------------------------------------
 run
-t "no verb: usage, exit 2" eval 'rc_is 2 && err_has "usage: bdsadm VERB"'
+t "no verb: usage, exit 2" eval 'rc_is 2 && err_has "usage: bdsadm [-q | -v] VERB"'
 run frobnicate
 t "unknown verb: exit 2, says how to list verbs" eval 'rc_is 2 && err_has "bdsadm help"'
 run examine
@@ -185,6 +185,13 @@ run wipe "$W/m1" "$W/blank"
 t "wipe of a member and a blank: exit 1, nothing wiped" eval 'rc_is 1 &&
 	err_has "holds no bds-stripe label" && err_has "not wiping anything" &&
 	[ "$(md5sum <"$W/m1")" = "$sum_before" ]'
+cp --sparse=always "$W/m1" "$W/mq1"
+cp --sparse=always "$W/m1" "$W/mq2"
+run -q wipe "$W/mq1"
+t "-q wipe: exit 0, says nothing, the labels are gone" eval 'rc_is 0 && out_empty && [ ! -s "$W/err" ] &&
+	! "$BDSADM" examine "$W/mq1" >/dev/null 2>&1'
+run wipe "$W/mq2" --quiet
+t "wipe --quiet (after the operand): exit 0, says nothing" eval 'rc_is 0 && out_empty && [ ! -s "$W/err" ]'
 run wipe "$W/m1"
 t "wipe: exit 0, says what it erased" eval 'rc_is 0 && out_has "labels erased (member 1 of volume golden)"'
 run examine "$W/m1"
@@ -457,6 +464,13 @@ for v in stop wipe incremental; do
 	run $v --help
 	t "$v --help: exit 0, the synopsis on stdout" eval 'rc_is 0 && out_has "usage: bdsadm $v"'
 done
+run -v list
+t "-v list: each device read, and what it holds, on stderr" eval 'rc_is 0 &&
+	grep -E "^bdsadm: /dev/[^:]+: (no label|member [0-9]+ of volume )" "$W/err" >/dev/null'
+run list -v -q --json
+t "list -v -q: the last one counts (nothing of the devices read)" eval 'rc_is 0 && ! err_has ": no label"'
+run help
+t "help names -q and -v" eval 'rc_is 0 && out_has "-q, --quiet" && out_has "-v, --verbose"'
 run help
 t "help lists help itself" eval 'rc_is 0 && out_has "bdsadm help"'
 # options after the operands, as the README writes them
