@@ -151,7 +151,7 @@ static const struct {
 	{ "plan", bds_cmd_plan, "plan [OPTIONS] DEVICE..." },
 	{ "examine", bds_cmd_examine, "examine [--export | --json] DEVICE..." },
 	{ "wipe", bds_cmd_wipe, "wipe DEVICE..." },
-	{ "monitor", bds_cmd_monitor, "monitor [--oneshot] [--program PROG [--program-timeout SECONDS]] [--foreground] [--rescan SECONDS]" },
+	{ "monitor", bds_cmd_monitor, "monitor [--oneshot] [--program PROG] [--mail ADDRESS] [--program-timeout SECONDS] [--foreground] [--rescan SECONDS]" },
 	{ "check", bds_cmd_check, "check [--rate MB/S] NAME" },
 };
 

@@ -46,9 +46,9 @@
 #include "bdsadm.h"
 #include "monitor.h"
 
-#define MONITOR_USAGE "monitor [--oneshot] [--program PROG [--program-timeout SECONDS]] [--foreground] [--rescan SECONDS]"
+#define MONITOR_USAGE "monitor [--oneshot] [--program PROG] [--mail ADDRESS] [--program-timeout SECONDS] [--foreground] [--rescan SECONDS]"
 
-struct mon_opts mon_opt = { NULL, 60, false, 5, NULL };
+struct mon_opts mon_opt = { NULL, 60, false, 5, NULL, NULL, NULL };
 pthread_mutex_t mon_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static struct mon_watch *watches;
@@ -115,40 +115,63 @@ static void stop_signals(sigset_t *set)
 	sigaddset(set, SIGHUP);
 }
 
-/*
- * The --program's runner in mon_opt.runner, stopped by @stop_fd (see
- * monitor-program.c), in a thread of its own when @threaded.  False,
- * said why, if it cannot be.
- */
-static bool start_runner(int stop_fd, bool threaded)
+/* No more reports: the runners end (see mon_program_end). */
+static void end_runner(void)
 {
-	if (stop_fd < 0) {
-		mon_note(LOG_ERR, "cannot make the descriptor that stops %s: %s",
-			 mon_opt.program, strerror(errno));
-		return false;
-	}
-	mon_opt.runner = mon_program_new(mon_opt.program,
-					 mon_opt.program_timeout, stop_fd);
-	if (!mon_opt.runner) {
-		mon_note(LOG_ERR, "cannot run %s: out of memory",
-			 mon_opt.program);
-		return false;
-	}
-	if (threaded && !mon_program_thread(mon_opt.runner)) {
+	if (mon_opt.runner)
 		mon_program_end(mon_opt.runner);
-		mon_opt.runner = NULL;
+	if (mon_opt.mailer)
+		mon_program_end(mon_opt.mailer);
+	mon_opt.runner = NULL;
+	mon_opt.mailer = NULL;
+}
+
+/* @r (NULL: out of memory) for @what, in a thread when @threaded */
+static bool start_one(struct mon_runner *r, const char *what, bool threaded)
+{
+	if (!r) {
+		mon_note(LOG_ERR, "cannot run %s: out of memory", what);
+		return false;
+	}
+	if (threaded && !mon_program_thread(r)) {
+		mon_program_end(r);
 		return false;
 	}
 	return true;
 }
 
-/* No more reports: the runner ends (see mon_program_end). */
-static void end_runner(void)
+/*
+ * The --program's runner in mon_opt.runner and the --mail's in
+ * mon_opt.mailer, stopped by @stop_fd (see monitor-program.c), each in a
+ * thread of its own when @threaded.  False, said why, if they cannot be.
+ */
+static bool start_runner(int stop_fd, bool threaded)
 {
-	if (!mon_opt.runner)
-		return;
-	mon_program_end(mon_opt.runner);
-	mon_opt.runner = NULL;
+	struct mon_runner *r;
+
+	if (stop_fd < 0) {
+		mon_note(LOG_ERR, "cannot make the descriptor that stops %s: %s",
+			 mon_opt.program ? mon_opt.program : MON_SENDMAIL,
+			 strerror(errno));
+		return false;
+	}
+	if (mon_opt.program) {
+		r = mon_program_new(mon_opt.program, mon_opt.program_timeout,
+				    stop_fd);
+		if (!start_one(r, mon_opt.program, threaded))
+			return false;
+		mon_opt.runner = r;
+	}
+	if (mon_opt.mail_to) {
+		r = mon_mail_new(mon_opt.mail_to, mon_opt.program_timeout,
+				 stop_fd);
+		if (!start_one(r, MON_SENDMAIL, threaded)) {
+			end_runner();
+			return false;
+		}
+		mon_opt.mailer = r;
+	}
+	return true;
 }
 
 static int watch_forever(void)
@@ -162,7 +185,7 @@ static int watch_forever(void)
 	/* the threads inherit the mask: the signals come to sigtimedwait */
 	stop_signals(&set);
 	pthread_sigmask(SIG_BLOCK, &set, NULL);
-	if (mon_opt.program) {
+	if (mon_opt.program || mon_opt.mail_to) {
 		stop_fd = eventfd(0, EFD_CLOEXEC);
 		if (!start_runner(stop_fd, true))
 			return BDS_EXIT_FAIL;
@@ -184,7 +207,7 @@ static int watch_forever(void)
 	pthread_mutex_lock(&mon_lock);
 	mon_note(LOG_INFO, "stopped by signal %d", sig);
 	/* a program that runs is stopped, the queued ones are not run */
-	if (mon_opt.runner) {
+	if (mon_opt.runner || mon_opt.mailer) {
 		eventfd_write(stop_fd, 1);
 		end_runner();
 	}
@@ -219,7 +242,7 @@ static int oneshot(void)
 	sigset_t set;
 
 	/* the reports are queued, and run once the volumes are read */
-	if (mon_opt.program) {
+	if (mon_opt.program || mon_opt.mail_to) {
 		stop_signals(&set);
 		sigprocmask(SIG_BLOCK, &set, NULL);
 		if (!start_runner(signalfd(-1, &set, SFD_CLOEXEC), false))
@@ -246,6 +269,7 @@ int bds_cmd_monitor(int argc, char **argv)
 		{ "oneshot", no_argument, NULL, '1' },
 		{ "program", required_argument, NULL, 'p' },
 		{ "program-timeout", required_argument, NULL, 't' },
+		{ "mail", required_argument, NULL, 'm' },
 		{ "foreground", no_argument, NULL, 'f' },
 		{ "rescan", required_argument, NULL, 'r' },
 		{ "help", no_argument, NULL, 'h' },
@@ -256,7 +280,7 @@ int bds_cmd_monitor(int argc, char **argv)
 	int c;
 
 	mon_opt.to_stdout = isatty(STDOUT_FILENO);
-	while ((c = getopt_long(argc, argv, "1p:t:fr:h", lo, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "1p:m:t:fr:h", lo, NULL)) != -1) {
 		switch (c) {
 		case '1':
 			once = true;
@@ -268,6 +292,20 @@ int bds_cmd_monitor(int argc, char **argv)
 				return bds_usage(MONITOR_USAGE);
 			}
 			mon_opt.program = optarg;
+			break;
+		case 'm':
+			if (!optarg[0] || optarg[0] == '-' ||
+			    strpbrk(optarg, " \t\r\n,<>\"")) {
+				bds_err("--mail '%s': not one mail address (user@host, or a local user)",
+					optarg);
+				return bds_usage(MONITOR_USAGE);
+			}
+			if (access(MON_SENDMAIL, X_OK)) {
+				bds_err("--mail %s: %s is not there (%s): install a mail transport agent (exim4, postfix, dma, msmtp-mta), or give --program",
+					optarg, MON_SENDMAIL, strerror(errno));
+				return BDS_EXIT_FAIL;
+			}
+			mon_opt.mail_to = optarg;
 			break;
 		case 't':
 			if (!bds_parse_u64(optarg, &secs) || !secs ||
@@ -302,8 +340,8 @@ int bds_cmd_monitor(int argc, char **argv)
 		bds_err("monitor watches every volume: it takes no names");
 		return bds_usage(MONITOR_USAGE);
 	}
-	if (timeout && !mon_opt.program) {
-		bds_err("--program-timeout: there is no --program to time");
+	if (timeout && !mon_opt.program && !mon_opt.mail_to) {
+		bds_err("--program-timeout: there is no --program or --mail to time");
 		return bds_usage(MONITOR_USAGE);
 	}
 	setvbuf(stdout, NULL, _IOLBF, 0);

@@ -38,6 +38,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/pidfd.h>
 #include <sys/wait.h>
 #include <syslog.h>
@@ -61,6 +62,7 @@ struct mon_job {
 
 struct mon_runner {
 	const char *program;
+	const char *mail_to;		/* a mailer (mon_mail_new): to whom */
 	unsigned int timeout;		/* seconds */
 	int stop_fd;			/* readable: the monitor is stopping */
 	pthread_mutex_t lock;		/* the fields below */
@@ -88,6 +90,16 @@ struct mon_runner *mon_program_new(const char *program, unsigned int timeout,
 	return r;
 }
 
+struct mon_runner *mon_mail_new(const char *to, unsigned int timeout,
+				int stop_fd)
+{
+	struct mon_runner *r = mon_program_new(MON_SENDMAIL, timeout, stop_fd);
+
+	if (r)
+		r->mail_to = to;
+	return r;
+}
+
 static void free_job(struct mon_job *j)
 {
 	free(j->dev);
@@ -105,7 +117,9 @@ static struct mon_job *new_job(const struct mon_runner *r, const char *event,
 		snprintf(j->event, sizeof(j->event), "%s", event);
 		snprintf(j->vol, sizeof(j->vol), "%s", vol);
 		j->dev = dev ? strdup(dev) : NULL;
-		if (asprintf(&j->what, "%s %s %s%s%s", r->program, event, vol,
+		if (asprintf(&j->what, "%s%s%s %s %s%s%s", r->program,
+			     r->mail_to ? " -t -oi, a mail to " : "",
+			     r->mail_to ? r->mail_to : "", event, vol,
 			     dev ? " " : "", dev ? dev : "") < 0)
 			j->what = NULL;
 	}
@@ -182,7 +196,7 @@ static long long now_ms(void)
  * blocked, a process group of its own, standard input /dev/null and no
  * descriptor beyond standard error.
  */
-static void exec_program(char *const argv[])
+static void exec_program(char *const argv[], int in_fd)
 {
 	struct sigaction dfl;
 	sigset_t none;
@@ -195,7 +209,7 @@ static void exec_program(char *const argv[])
 		sigaction(sig, &dfl, NULL);
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
-	fd = open("/dev/null", O_RDONLY);
+	fd = in_fd >= 0 ? in_fd : open("/dev/null", O_RDONLY);
 	if (fd > STDIN_FILENO) {
 		dup2(fd, STDIN_FILENO);
 		close(fd);
@@ -203,6 +217,54 @@ static void exec_program(char *const argv[])
 	close_range(STDERR_FILENO + 1, ~0U, 0);
 	execv(argv[0], argv);
 	_exit(127);
+}
+
+/*
+ * The mail of a mailer's report @j, in a memory file at its start (the
+ * mailer's standard input), or -1, said why.  RFC 5322 headers for
+ * sendmail -t (it takes the recipient from To:), then what happened and
+ * where to look.
+ */
+static int mail_of(const struct mon_runner *r, const struct mon_job *j)
+{
+	char host[256] = "localhost", date[64];
+	time_t t = time(NULL);
+	struct tm tm;
+	FILE *f;
+	int fd;
+
+	gethostname(host, sizeof(host) - 1);
+	strftime(date, sizeof(date), "%a, %d %b %Y %H:%M:%S %z",
+		 localtime_r(&t, &tm));
+	fd = memfd_create("bds-stripe-mail", MFD_CLOEXEC);
+	f = fd < 0 ? NULL : fdopen(dup(fd), "w");
+	if (!f) {
+		mon_note(LOG_ERR, "%s: cannot make the mail: %s", j->what,
+			 strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	fprintf(f, "From: bds-stripe monitor <root@%s>\n", host);
+	fprintf(f, "To: %s\n", r->mail_to);
+	fprintf(f, "Subject: %s event on bds-stripe volume %s:%s\n", j->event,
+		j->vol, host);
+	fprintf(f, "Date: %s\n\n", date);
+	fprintf(f, "This is a mail from bdsadm monitor on %s.\n\n", host);
+	fprintf(f, "A %s event happened on bds-stripe volume %s", j->event,
+		j->vol);
+	if (j->dev)
+		fprintf(f, ", member device %s", j->dev);
+	fprintf(f, ".\n\n'bdsadm detail %s' shows the volume and its members,\n"
+		"'journalctl -u bds-stripe-monitor' the monitor's reports.\n",
+		j->vol);
+	if (fclose(f) || lseek(fd, 0, SEEK_SET)) {
+		mon_note(LOG_ERR, "%s: cannot make the mail: %s", j->what,
+			 strerror(errno));
+		close(fd);
+		return -1;
+	}
+	return fd;
 }
 
 /*
@@ -214,12 +276,21 @@ static pid_t spawn(const struct mon_runner *r, const struct mon_job *j)
 {
 	char *argv[] = { (char *)r->program, (char *)j->event, (char *)j->vol,
 			 j->dev, NULL };
+	char *mail_argv[] = { (char *)r->program, "-t", "-oi", NULL };
+	int in_fd = -1;
 	pid_t pid;
 
+	if (r->mail_to) {
+		in_fd = mail_of(r, j);
+		if (in_fd < 0)
+			return -1;
+	}
 	fflush(NULL);
 	pid = fork();
 	if (!pid)
-		exec_program(argv);
+		exec_program(r->mail_to ? mail_argv : argv, in_fd);
+	if (in_fd >= 0)
+		close(in_fd);
 	if (pid < 0) {
 		mon_note(LOG_ERR, "%s: cannot be run: fork: %s", j->what,
 			 strerror(errno));

@@ -122,4 +122,7 @@ void mon_report(const char *event, const struct bds_vol *v, int m)
 	if (mon_opt.runner)
 		mon_program_queue(mon_opt.runner, event, v->name,
 				  m >= 0 ? d.node : NULL);
+	if (mon_opt.mailer)
+		mon_program_queue(mon_opt.mailer, event, v->name,
+				  m >= 0 ? d.node : NULL);
 }

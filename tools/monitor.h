@@ -33,7 +33,12 @@ struct mon_opts {
 	bool to_stdout;		/* --foreground, or stdout is a terminal */
 	unsigned int rescan;	/* seconds between re-listing the volumes */
 	struct mon_runner *runner;	/* runs the --program; NULL if none */
+	const char *mail_to;	/* --mail, NULL if none */
+	struct mon_runner *mailer;	/* mails to --mail; NULL if none */
 };
+
+/* What --mail hands each report to, as mdadm does: sendmail -t -oi */
+#define MON_SENDMAIL "/usr/sbin/sendmail"
 
 extern struct mon_opts mon_opt;
 extern pthread_mutex_t mon_lock;
@@ -89,6 +94,12 @@ void mon_note(int prio, const char *fmt, ...)
  */
 struct mon_runner *mon_program_new(const char *program, unsigned int timeout,
 				   int stop_fd);
+/*
+ * A runner like mon_program_new()'s whose program is MON_SENDMAIL -t -oi,
+ * given on its standard input a mail to @to for each report.
+ */
+struct mon_runner *mon_mail_new(const char *to, unsigned int timeout,
+				int stop_fd);
 /* Run the queued reports in a thread of its own; false (said why) if not. */
 bool mon_program_thread(struct mon_runner *r);
 /* Queue a report for the program: PROG EVENT VOL [DEV]; never blocks. */

@@ -386,9 +386,18 @@ for a in 0 3601 x 1.5; do
 done
 run monitor --oneshot --program-timeout 5
 t "monitor --program-timeout without --program: exit 2" eval 'rc_is 2 &&
-	err_has "--program-timeout: there is no --program to time"'
+	err_has "--program-timeout: there is no --program or --mail to time"'
 run help
-t "help lists --program-timeout" out_has "[--program PROG [--program-timeout SECONDS]]"
+t "help lists --program, --mail and --program-timeout" out_has "[--program PROG] [--mail ADDRESS] [--program-timeout SECONDS]"
+for a in "" "-x" "a b@c" "a@b,c@d" "<a@b>"; do
+	run monitor --oneshot --mail "$a"
+	t "monitor --mail '$a': exit 2, not one address" eval 'rc_is 2 && err_has "not one mail address"'
+done
+if [ ! -x /usr/sbin/sendmail ]; then
+	run monitor --oneshot --mail root
+	t "monitor --mail without /usr/sbin/sendmail: exit 1, says what to install" eval 'rc_is 1 &&
+		err_has "--mail root: /usr/sbin/sendmail is not there" && err_has "install a mail transport agent"'
+fi
 run monitor --program prog.sh
 t "monitor --program with a relative path: exit 2" eval 'rc_is 2 &&
 	err_has "not an executable file given by its absolute path"'

@@ -28,6 +28,9 @@
 #  - bdsadm monitor --oneshot says MemberFoundFailed for member 1 of
 #    mon with the error count the status gives now, "1 volume, 1 failed
 #    member", and exits 1;
+#  - --oneshot --mail admin@example.org hands sendmail -t -oi (a stand-in
+#    at /usr/sbin/sendmail) one mail, to that address, whose subject
+#    names MemberFoundFailed and mon, and whose body names /dev/mapper/m1;
 #  - mon removed: the monitor reports VolumeDisappeared, and --oneshot
 #    then exits 0 ("0 volumes");
 #  - SIGTERM stops the monitor with exit status 0.
@@ -132,6 +135,24 @@ ERR_NOW=$(bds_errors $VOL | cut -d, -f2)
 expect_eq "$(errors_in /tmp/one.out MemberFoundFailed)" "$ERR_NOW" "--oneshot: member 1's error count is the status' (>= 1)"
 check "--oneshot: the count is >= 1 ($ERR_NOW)" [ "${ERR_NOW:-0}" -ge 1 ]
 check "--oneshot: the summary" grep -qxF "1 volume, 1 failed member" /tmp/one.out
+
+# --- --mail: through /usr/sbin/sendmail -t -oi (a stand-in that keeps the mail)
+mkdir -p /usr/sbin
+cat >/usr/sbin/sendmail <<'EOS'
+#!/bin/sh
+{ echo "ARGS: $*"; cat; } >/tmp/mail.$$
+EOS
+chmod 0755 /usr/sbin/sendmail
+bdsadm monitor --oneshot --mail admin@example.org >/tmp/mail.out 2>&1
+expect_eq "$?" 1 "--oneshot --mail with a failed member: exit status"
+cat /tmp/mail.[0-9]* >/tmp/mails 2>/dev/null || true
+cat /tmp/mails
+expect_eq "$(grep -c '^ARGS: ' /tmp/mails)" 1 "--mail: one mail for the one failed member"
+check "--mail: sendmail -t -oi" grep -qxF "ARGS: -t -oi" /tmp/mails
+check "--mail: To: the address" grep -qxF "To: admin@example.org" /tmp/mails
+check "--mail: the subject names the event and the volume" grep -qE "^Subject: MemberFoundFailed event on bds-stripe volume $VOL:" /tmp/mails
+check "--mail: the body names the member device" grep -qF "member device /dev/mapper/m1" /tmp/mails
+rm -f /usr/sbin/sendmail
 
 # --- the volume goes -------------------------------------------------------------
 run dmsetup remove $VOL
