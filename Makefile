@@ -87,6 +87,7 @@ unit-scripts:
 	tests/scripts/pipe-readers-test.sh
 	tests/scripts/kmemleak-charge-test.sh
 	tests/scripts/tree-check.sh
+	tests/scripts/readme-commands-check.sh
 
 unit-libbds:
 	$(MAKE) -C tests/libbds check
