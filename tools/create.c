@@ -431,6 +431,8 @@ static void print_created(const struct plan_ctx *c, const struct create_job *j)
 			       (double)bds_volume_length(v));
 		printf("\n");
 	}
+	/* --measure: the figures the weights came from */
+	plan_print_measure(c);
 }
 
 /* create's arguments: the volume's NAME, then the devices from @first. */

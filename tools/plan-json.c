@@ -136,6 +136,7 @@ void plan_print_json(const struct plan_ctx *c, const struct plan_result *r)
 	json_groups(c);
 	json_members(c, r);
 	json_order(l);
+	plan_json_measure(c);
 	json_notes(c);
 	printf("}\n");
 }

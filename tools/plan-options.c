@@ -54,6 +54,9 @@ static void usage(const struct plan_ctx *c, enum plan_verb verb)
 		printf("      --read-ahead RA       auto (default) raises the volume's\n"
 		       "                            read-ahead to 2 stripe widths; SIZE sets\n"
 		       "                            it; off leaves the kernel's\n");
+	printf("      --measure             read the disks alone and each controller's\n"
+	       "                            together (read-only) for their speeds\n"
+	       "      --measure-time S      seconds for all of it (default 2 per step)\n");
 	printf("      --disk-mbps X[,X...]  disk speed (MB/s), one for all or one per\n"
 	       "                            device in argument order\n"
 	       "      --controller-mbps Y[,Y...]  controller speed limit, one for all\n"
@@ -75,7 +78,7 @@ static void usage(const struct plan_ctx *c, enum plan_verb verb)
 enum {
 	OPT_SORT = 256, OPT_CREATE, OPT_TABLE_ONLY, OPT_PATHS, OPT_DISK_MBPS,
 	OPT_CTRL_MBPS, OPT_SYSFS, OPT_MOUNTS, OPT_READ_AHEAD,
-	OPT_GROUP_BY, OPT_JSON,
+	OPT_GROUP_BY, OPT_JSON, OPT_MEASURE, OPT_MEASURE_TIME,
 };
 
 static const struct option longopts[] = {
@@ -99,6 +102,8 @@ static const struct option longopts[] = {
 	{ "read-ahead", required_argument, NULL, OPT_READ_AHEAD },
 	{ "group-by", required_argument, NULL, OPT_GROUP_BY },
 	{ "json", no_argument, NULL, OPT_JSON },
+	{ "measure", no_argument, NULL, OPT_MEASURE },
+	{ "measure-time", required_argument, NULL, OPT_MEASURE_TIME },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -263,6 +268,9 @@ static bool set_plain(struct plan_opts *o, int ch, char *arg)
 	case OPT_JSON:
 		o->json = true;
 		break;
+	case OPT_MEASURE:
+		o->measure = true;
+		break;
 	case OPT_PATHS:
 		o->paths = true;
 		break;
@@ -287,6 +295,15 @@ static enum plan_status set_option(struct plan_ctx *c, int ch, char *arg)
 	if (set_plain(o, ch, arg))
 		return PLAN_OK;
 	switch (ch) {
+	case OPT_MEASURE_TIME: {
+		u64 secs;
+
+		if (!bds_parse_u64(arg, &secs) || !secs || secs > 3600)
+			return plan_usage(c, "--measure-time %s: not a whole number of seconds from 1 to 3600",
+					  arg);
+		o->measure_time = (double)secs;
+		return PLAN_OK;
+	}
 	case 'l':
 		return parse_layout(c, arg);
 	case 'w':
@@ -323,13 +340,17 @@ static enum plan_status check_together(struct plan_ctx *c)
 		return plan_usage(c, "--json and --table-only exclude each other");
 	if (o->chunk_arg && o->transfer_arg)
 		return plan_usage(c, "--chunk and --transfer-size exclude each other");
+	if (o->measure && (o->have_disk_mbps || o->have_ctrl_mbps))
+		return plan_usage(c, "--measure and --disk-mbps or --controller-mbps exclude each other: the measured figures are those speeds");
+	if (o->measure_time > 0 && !o->measure)
+		return plan_usage(c, "--measure-time: there is no --measure to time");
 	if (o->have_ctrl_mbps && !o->have_disk_mbps)
 		return plan_usage(c, "--controller-mbps needs --disk-mbps too");
 	if (o->weights != WT_NONE && o->mode == BDS_LAYOUT_SEQUENTIAL)
 		return plan_usage(c, "--weights %s: weights need --layout interleave; with --layout sequential every member holds an equal share, as with the in-kernel striped target",
 				  o->weights_arg);
-	if (o->weights == WT_BANDWIDTH && !o->have_disk_mbps)
-		return plan_usage(c, "--weights bandwidth needs the disks' speeds: give --disk-mbps (and --controller-mbps where controllers limit them)");
+	if (o->weights == WT_BANDWIDTH && !o->have_disk_mbps && !o->measure)
+		return plan_usage(c, "--weights bandwidth needs the disks' speeds: give --measure, or --disk-mbps (and --controller-mbps where controllers limit them)");
 	if (o->transfer_arg && (o->weights == WT_CAPACITY ||
 				o->weights == WT_BANDWIDTH))
 		return plan_usage(c, "--transfer-size and --weights %s exclude each other: the weights depend on the stripe unit; give --chunk, or the weights as a list",

@@ -35,6 +35,7 @@ void plan_free(struct plan_ctx *c)
 	for (i = 0; i < c->nspec; i++)
 		free(c->spec_args[i]);
 	free(c->spec_args);
+	plan_meas_free(c->meas);
 	free(c->opt.disk_list);
 	free(c->opt.ctrl_list);
 	free(c->mem);
@@ -220,6 +221,8 @@ static enum plan_status plan_devices(struct plan_ctx *c, char **args)
 	st = check_members(c);
 	if (!st)
 		st = make_groups(c);
+	if (!st && c->opt.measure)
+		st = plan_measure(c);
 	if (!st)
 		st = plan_speeds(c);
 	return st;

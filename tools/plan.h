@@ -131,6 +131,8 @@ struct plan_opts {
 	enum ra_mode ra_mode;
 	u64 ra_kib;		/* RA_SET: read-ahead in KiB */
 	bool force, table_only, paths, sort, json;
+	bool measure;		/* --measure: the speeds are read (measure.c) */
+	double measure_time;	/* --measure-time, seconds; 0: the default */
 	double disk_mbps, ctrl_mbps;	/* the first (or only) value */
 	bool have_disk_mbps, have_ctrl_mbps;
 	/* the values, one per device (argument order) or per controller */
@@ -207,6 +209,7 @@ struct plan_ctx {
 	size_t table_words;		/* where its target's words start */
 	char *why;			/* why the plan stopped (allocated) */
 	bool said;			/* ... and it is on stderr already */
+	struct plan_meas *meas;		/* --measure's figures, or NULL */
 };
 
 struct bds_dm_info;
@@ -285,13 +288,19 @@ enum plan_status __must_check plan_weights(struct plan_ctx *c,
 					   struct plan_result *r, u64 chunk);
 /* Sectors member @i (table order) has for data under a label. */
 u64 plan_label_room(const struct plan_ctx *c, int i, u64 chunk);
+/* measure.c: --measure (see measure.h) */
+enum plan_status __must_check plan_measure(struct plan_ctx *c);
+void plan_print_measure(const struct plan_ctx *c);
+void plan_json_measure(const struct plan_ctx *c);
+void plan_meas_free(struct plan_meas *pm);
+
+/* bdsadm plan --json: the plan as one object (plan-json.c). */
+void plan_print_json(const struct plan_ctx *c, const struct plan_result *r);
 /*
  * The cycles every member has room for under a label (create's volume:
  * member i holds @weight[i] stripe units of @chunk sectors per cycle), 0
  * when one has none; the tightest member into @tight.
  */
-/* bdsadm plan --json: the plan as one object (plan-json.c). */
-void plan_print_json(const struct plan_ctx *c, const struct plan_result *r);
 u64 plan_label_cycles(const struct plan_ctx *c, const u32 *weight,
 		      u64 chunk, int *tight);
 /*

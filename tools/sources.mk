@@ -8,7 +8,7 @@
 LIBBDS_SRC := ../libbds/crc32c.c ../libbds/label.c ../libbds/layout.c \
 	../libbds/reshape.c ../libbds/table.c
 BDSADM_PLAN_SRC := util.c topology.c fabrics.c checks.c groups.c plan.c plan-weights.c \
-	weights.c plan-msg.c plan-table.c plan-json.c summary.c summary-weights.c \
+	weights.c plan-msg.c plan-table.c plan-json.c measure.c measure-fig.c summary.c summary-weights.c \
 	table-create.c plan-options.c plan-cmd.c
 BDSADM_SRC := bdsadm.c create.c assemble-cmd.c stop.c incremental.c \
 	examine.c wipe.c list.c detail.c detail-out.c volstat.c \

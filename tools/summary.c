@@ -221,6 +221,10 @@ static void bandwidth_header(const struct plan_ctx *c)
 {
 	char s1[64];
 
+	if (c->meas) {
+		printf("\nBandwidth (disks and controllers as measured above):\n");
+		return;
+	}
 	if (c->opt.ndisk > 1 || c->opt.nctrl_mbps > 1) {
 		printf("\nBandwidth (disks and controllers as --disk-mbps and --controller-mbps give them):\n");
 		return;
@@ -420,6 +424,7 @@ void print_summary(const struct plan_ctx *c, const struct plan_result *r)
 	print_weights(c, r);
 	print_geometry(c, r);
 	print_mkfs(c, r);
+	plan_print_measure(c);
 	if (c->opt.have_disk_mbps)
 		print_bandwidth(c, l);
 

@@ -240,6 +240,18 @@ assert [m[\"position\"] for m in d[\"members\"]] == [0, 2, 4, 6, 1, 3, 5, 7]
 assert d[\"order\"] == [0, 4, 1, 5, 2, 6, 3, 7] and d[\"controllers\"][1][\"members\"] == [4, 5, 6, 7]
 assert all(m[\"data_offset_sectors\"] == 2048 for m in d[\"members\"])
 " "$W/out" "$(head -n 1 "$W/plan.out")"'
+run plan --measure --sysfs "$W/2x4/sys" --mounts "$W/2x4/mounts" sdb sdc
+t "plan --measure over a fake sysfs: exit 2, it reads real devices" eval 'rc_is 2 && err_has "--measure reads the devices: not with --sysfs"'
+run plan --measure --disk-mbps 10 --sysfs "$W/2x4/sys" --mounts "$W/2x4/mounts" sdb sdc
+t "plan --measure --disk-mbps: exit 2, they exclude each other" eval 'rc_is 2 && err_has "--measure and --disk-mbps or --controller-mbps exclude each other"'
+run plan --measure-time 5 --sysfs "$W/2x4/sys" --mounts "$W/2x4/mounts" sdb sdc
+t "plan --measure-time without --measure: exit 2" eval 'rc_is 2 && err_has "there is no --measure to time"'
+for a in 0 3601 x; do
+	run plan --measure --measure-time "$a" sdb
+	t "plan --measure-time $a: exit 2" eval 'rc_is 2 && err_has "--measure-time $a: not a whole number of seconds from 1 to 3600"'
+done
+run plan --weights bandwidth --sysfs "$W/2x4/sys" --mounts "$W/2x4/mounts" sdb sdc
+t "plan --weights bandwidth without speeds: exit 2, names --measure" eval 'rc_is 2 && err_has "give --measure, or --disk-mbps"'
 run plan --json --table-only --sysfs "$W/2x4/sys" --mounts "$W/2x4/mounts" sdb sdc
 t "plan --json --table-only: exit 2" eval 'rc_is 2 && err_has "--json and --table-only exclude each other"'
 ln -sf "$(realpath "$BDSADM")" "$W/bds-stripe-table"

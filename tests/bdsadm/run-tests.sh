@@ -690,7 +690,7 @@ weights_refused() {
 	err_has "--weights 2,1: weights need --layout interleave; with --layout sequential every member holds an equal share" &&
 	run 2x4 --weights capacity --layout sequential sdb sdc && rc_is 2 &&
 	run 2x4 --weights bandwidth sdb sdc && rc_is 2 &&
-	err_has "--weights bandwidth needs the disks' speeds: give --disk-mbps" &&
+	err_has "--weights bandwidth needs the disks' speeds: give --measure, or --disk-mbps" &&
 	run 2x4 --weights most sdb sdc && rc_is 2 &&
 	err_has "--weights most: accepted are capacity, bandwidth and a list of weights in table order" &&
 	run 2x4 --weights capacity --transfer-size 1M sdb sdc && rc_is 2 &&
