@@ -40,7 +40,9 @@
  *   "read_mbps", "write_mbps", "read_iops", "write_iops"}]}; MB = 10^6 bytes.
  *
  * Exit 0; 1 when NAME is not an active bds-stripe volume (or cannot be
- * read); 2 for usage errors.  The output is in detail-out.c.
+ * read), and when a member has failed (health D; the report is printed
+ * all the same, as mdadm --detail --test does); 2 for usage errors.  The
+ * output is in detail-out.c.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -302,5 +304,7 @@ int bds_cmd_detail(int argc, char **argv)
 		bds_detail_export(&D);
 	else
 		bds_detail_human(&D);
-	return BDS_EXIT_OK;
+	/* as mdadm --detail --test: a script sees a failed member */
+	return D.vol.have_status && strchr(D.vol.health, 'D') ?
+	       BDS_EXIT_FAIL : BDS_EXIT_OK;
 }

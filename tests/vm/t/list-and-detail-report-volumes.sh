@@ -22,7 +22,7 @@
 #    reach it: detail and list say "errors on member 1", detail's row of
 #    member 1 gives the error count of `dmsetup status` (>= 1), --json
 #    gives "error_members": [1] and member 1 "health": "D" with that
-#    count;
+#    count, and detail exits 1 (as mdadm --detail --test) for it;
 #  - after bdsadm stop, list shows vol not active with 3/3 members
 #    present and that assemble would take it (list -H too); after
 #    bdsadm wipe of one member 2/3, "no", and assemble's own reason
@@ -222,10 +222,12 @@ E1=$(bds_errors $VOL | cut -d, -f2)
 log "member 1's error count: $E1 ($(bds_errors $VOL))"
 check "member 1's error count is at least 1 (${E1:-none})" [ "${E1:-0}" -ge 1 ]
 bdsadm_to $D detail $VOL
+expect_eq "$RC" 1 "detail with a failed member: exit status 1 (the report printed all the same)"
 check "detail: errors on member 1" grep -qE "^ +State : errors on member 1 " $D
 check "detail: member 1's row says errors, $E1 of them" grep -qE "^ +1 +[0-9]+ +/dev/$BAD +[^ ]+ +[0-9]+ +errors +$E1 " $D
 expect_eq "$(grep -cE "^ +[02] +[0-9]+ +/dev/[^ ]+ +[^ ]+ +[0-9]+ +ok +0 " $D)" 2 "detail: members 0 and 2 ok, 0 errors"
 bdsadm_to $DJ detail --json $VOL
+expect_eq "$RC" 1 "detail --json with a failed member: exit status 1"
 check "detail --json: error_members [1]" has $DJ '"health": "ADA", "state": "errors", "error_members": [1],'
 check "detail --json: member 1 health D, $E1 errors" grep -qE "\"index\": 1, .*\"health\": \"D\", \"errors\": $E1, " $DJ
 bds_json_log detail $DJ
