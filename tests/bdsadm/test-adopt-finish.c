@@ -25,8 +25,21 @@
 
 #include "../libbds/tap.h"
 
-/* bds_adopt_finish() says its failures through bdsadm.c's bds_err(). */
+/*
+ * bds_adopt_finish() says its failures through bdsadm.c's bds_err(), and
+ * what it did through bds_info(): here both go to stderr, out of TAP's way.
+ */
 void bds_err(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+void bds_info(const char *fmt, ...)
 {
 	va_list ap;
 
