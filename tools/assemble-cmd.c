@@ -437,8 +437,11 @@ static enum asm_outcome assemble_one(const struct asm_ctx *c,
 	/* read-ahead: at least two stripe widths (cycles), as create sets it */
 	if (!bds_dm_create(dm, dmuuid, len, params,
 			   (u32)(2 * l->chunk_sectors * bds_label_slots(l)), true)) {
-		bds_err("volume %s: device-mapper refused 0 %llu bds-stripe %s: the kernel log (dmesg) names the reason; nothing was assembled",
-			l->name, (unsigned long long)len, params);
+		char hint[512];
+
+		bds_err("volume %s: device-mapper refused 0 %llu bds-stripe %s: %s; nothing was assembled",
+			l->name, (unsigned long long)len, params,
+			bds_dm_refusal_hint(hint, sizeof(hint)));
 		return ASM_FAILED;
 	}
 	bds_info("assembled /dev/mapper/%s from %u members (generation %llu)",

@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "bdsadm.h"
+#include "fmt.h"
 #include "check.h"
 #include "member-dev.h"
 
@@ -91,6 +92,7 @@ static int layout_of_table(struct chk *c)
 	static struct bds_slot slot[BDS_MAX_SLOTS];
 	static u16 slot_of[BDS_MAX_SLOTS];
 	enum bds_geom_err e;
+	char mid[160];
 	u32 m, w = 0;
 
 	e = bds_layout_init(&c->layout, V.args.chunk, V.args.group_size,
@@ -102,7 +104,8 @@ static int layout_of_table(struct chk *c)
 	if (e != BDS_OK || !bds_member_len(&c->layout, V.sectors,
 					   &c->member_len)) {
 		bds_err("%s: its table does not give a layout (%s); 'dmsetup table %s' shows it",
-			V.name, e != BDS_OK ? bds_geom_error(e) :
+			V.name, e != BDS_OK ?
+			bds_mid(bds_geom_error(e), mid, sizeof(mid)) :
 			"length not a whole number of stripes", V.name);
 		return BDS_EXIT_FAIL;
 	}

@@ -368,7 +368,7 @@ static enum plan_status make_table(struct plan_ctx *c, struct create_job *j)
 /* Create /dev/mapper/NAME; if device-mapper refuses, erase the labels. */
 static enum plan_status create_volume(struct plan_ctx *c, struct create_job *j)
 {
-	char why[256];
+	char why[256], hint[512];
 	u32 ra = 0;
 	int i;
 
@@ -386,8 +386,9 @@ static enum plan_status create_volume(struct plan_ctx *c, struct create_job *j)
 		else
 			unlabel(c, &j->v, j->d, i, i + 1);
 	close_all(j->d, c->nmem);
-	return plan_fail(c, "device-mapper refused 0 %llu bds-stripe %s: the kernel log (dmesg) names the reason; the labels were erased again",
-			 U(bds_volume_length(&j->v)), j->params);
+	return plan_fail(c, "device-mapper refused 0 %llu bds-stripe %s: %s; the labels were erased again",
+			 U(bds_volume_length(&j->v)), j->params,
+			 bds_dm_refusal_hint(hint, sizeof(hint)));
 }
 
 static void print_created(const struct plan_ctx *c, const struct create_job *j)

@@ -7,6 +7,8 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
 
 #include "bdsadm.h"
 #include "dm.h"
@@ -27,6 +29,7 @@ static void dm_log(int level, const char *file, int line, int dm_errno,
 static void dm_log(int level, const char *file, int line, int dm_errno,
 		   const char *f, ...)
 {
+	char msg[1024];
 	va_list ap;
 
 	(void)file;
@@ -36,11 +39,13 @@ static void dm_log(int level, const char *file, int line, int dm_errno,
 	    (bds_verbosity() == BDS_VERBOSE ? DM_LEVEL_NOTICE : DM_LEVEL_ERR) ||
 	    !bds_vol_dm_available())
 		return;
-	fputs("bdsadm: device-mapper: ", stderr);
 	va_start(ap, f);
-	vfprintf(stderr, f, ap);
+	vsnprintf(msg, sizeof(msg), f, ap);
 	va_end(ap);
-	fputc('\n', stderr);
+	/* its own words often start so already */
+	fprintf(stderr, "bdsadm: %s%s\n",
+		strncmp(msg, "device-mapper: ", 15) ? "device-mapper: " : "",
+		msg);
 }
 
 void bds_dm_log_init(void)
@@ -391,4 +396,60 @@ int bds_dm_message(const char *name, const char *msg, char *out, size_t sz)
 	}
 	dm_task_destroy(dmt);
 	return r;
+}
+
+/* Whether @dir holds dm-bds-stripe.ko (maybe compressed). */
+static bool module_there(const char *dir)
+{
+	static const char *const ext[] = { "", ".xz", ".zst", ".gz" };
+	char path[400];
+	struct stat st;
+	size_t i;
+
+	for (i = 0; i < sizeof(ext) / sizeof(ext[0]); i++) {
+		snprintf(path, sizeof(path), "%s/dm-bds-stripe.ko%s", dir,
+			 ext[i]);
+		if (!stat(path, &st))
+			return true;
+	}
+	return false;
+}
+
+/* Whether the kernel has the target @name now (DM_LIST_VERSIONS). */
+static bool target_loaded(const char *name)
+{
+	struct dm_task *dmt = task(DM_DEVICE_LIST_VERSIONS, NULL);
+	struct dm_versions *v, *last;
+	bool found = false;
+
+	if (!dmt)
+		return false;
+	if (dm_task_run(dmt) && (v = dm_task_get_versions(dmt))) {
+		do {
+			last = v;
+			found = !strcmp(v->name, name);
+			v = (struct dm_versions *)((char *)v + v->next);
+		} while (!found && last != v);
+	}
+	dm_task_destroy(dmt);
+	return found;
+}
+
+const char *bds_dm_refusal_hint(char *buf, size_t sz)
+{
+	struct utsname u;
+	struct stat st;
+	char dir[300];
+
+	if (target_loaded("bds-stripe"))
+		return "the kernel log (dmesg) names the reason";
+	if (uname(&u))
+		snprintf(u.release, sizeof(u.release), "(unknown)");
+	snprintf(dir, sizeof(dir), "/lib/modules/%s/updates/dkms", u.release);
+	if (stat(dir, &st) || !module_there(dir))
+		snprintf(buf, sz, "the kernel has no bds-stripe target: the module dm-bds-stripe is not built for the running kernel %s ('dkms status bds-stripe' says for which it is; install linux-headers-%s, then 'dkms autoinstall')",
+			 u.release, u.release);
+	else
+		snprintf(buf, sz, "the kernel has no bds-stripe target and did not load the module dm-bds-stripe: 'modprobe dm-bds-stripe' says why (with Secure Boot on, the module's signing key must be enrolled: 'mokutil --import /var/lib/dkms/mok.pub', then reboot)");
+	return buf;
 }

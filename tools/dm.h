@@ -39,6 +39,14 @@ bool bds_dm_info(const char *name, struct bds_dm_info *info);
 void bds_dm_log_init(void);
 /* Why device-mapper cannot be asked: not in the kernel, or not root */
 const char *bds_dm_why_not(void);
+/*
+ * What to say after device-mapper refused a bds-stripe table: the
+ * kernel log when the target is there; else that the module is not
+ * built for the running kernel (no dm-bds-stripe.ko in its DKMS
+ * directory) or did not load (Secure Boot's key), with what to do; in
+ * @buf (@sz) when it needs the words.
+ */
+const char *bds_dm_refusal_hint(char *buf, size_t sz);
 
 /*
  * The name of the device whose dm UUID is @uuid, in @name; false if there

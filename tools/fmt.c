@@ -54,3 +54,12 @@ void bds_json_str(FILE *f, const char *s)
 	}
 	fputc('"', f);
 }
+
+const char *bds_mid(const char *s, char *buf, size_t sz)
+{
+	snprintf(buf, sz, "%s", s);
+	if (sz && buf[0] >= 'A' && buf[0] <= 'Z' &&
+	    !(buf[1] >= 'A' && buf[1] <= 'Z'))
+		buf[0] = (char)(buf[0] - 'A' + 'a');
+	return buf;
+}

@@ -23,5 +23,11 @@ const char *bds_time(u64 seconds, char *buf, size_t sz);
 #define BDS_JSON_OUTPUT_VERSION 1
 
 void bds_json_str(FILE *f, const char *s);
+/*
+ * The kernel's words (a ti->error the target shares with the tools,
+ * "Invalid chunk size: ...") for the middle of a sentence: @s with its
+ * first letter in lower case, in @buf (@sz).
+ */
+const char *bds_mid(const char *s, char *buf, size_t sz);
 
 #endif /* BDS_FMT_H */

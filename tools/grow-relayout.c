@@ -24,6 +24,7 @@
 #include <time.h>
 
 #include "bdsadm.h"
+#include "fmt.h"
 #include "grow.h"
 #include "label-io.h"
 #include "member-dev.h"
@@ -146,6 +147,7 @@ static int geometries(struct grow *g, struct relayout *x)
 	struct bds_reshape_need fwd, back;
 	bool ok_fwd, ok_back;
 	enum bds_geom_err ge;
+	char mid[160];
 	u32 w, m;
 
 	if (bds_reshape_from_label(l, &x->g_old, &x->s_old, &x->g_cur, &x->s_cur))
@@ -156,7 +158,7 @@ static int geometries(struct grow *g, struct relayout *x)
 		ge = bds_weights_check(&x->lo, x->weight, &w);
 	if (ge)
 		return grow_refuse(g, "the new geometry is refused: %s; nothing was changed",
-				   bds_geom_error(ge));
+				   bds_mid(bds_geom_error(ge), mid, sizeof(mid)));
 	bds_layout_weigh(&x->lo, x->weight, w, x->s_new.slot, x->s_new.slot_of);
 	if (x->mode == (enum bds_order_mode)l->layout &&
 	    !memcmp(x->weight, l->weight, x->n * sizeof(x->weight[0]))) {

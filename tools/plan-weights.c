@@ -132,6 +132,7 @@ enum plan_status plan_weights(struct plan_ctx *c, struct plan_result *r,
 	struct bds_layout *l = &r->layout;
 	enum bds_geom_err err;
 	enum plan_status st;
+	char mid[160];
 	u32 W;
 
 	if (c->opt.weights == WT_NONE)
@@ -144,11 +145,12 @@ enum plan_status plan_weights(struct plan_ctx *c, struct plan_result *r,
 	err = bds_weights_check(l, r->weight, &W);
 	if (err == BDS_ERR_CYCLE_TOO_BIG)
 		return plan_fail(c, "--weights %s: %s (a stripe unit of %llu sectors: at most %u stripe units per cycle)",
-				 c->opt.weights_arg, bds_geom_error(err),
+				 c->opt.weights_arg,
+				 bds_mid(bds_geom_error(err), mid, sizeof(mid)),
 				 U(chunk), wt_max_slots((u32)chunk));
 	if (err)
 		return plan_fail(c, "--weights %s: %s", c->opt.weights_arg,
-				 bds_geom_error(err));
+				 bds_mid(bds_geom_error(err), mid, sizeof(mid)));
 	bds_layout_weigh(l, r->weight, W, r->slots, r->slot_of);
 	r->weighted = W != l->nr_members;
 	return PLAN_OK;

@@ -232,6 +232,7 @@ static enum plan_status plan_devices(struct plan_ctx *c, char **args)
 static enum plan_status listed_weights(struct plan_ctx *c,
 				       struct plan_result *r, u32 *units)
 {
+	char mid[160];
 	const char *why;
 	int i;
 
@@ -242,7 +243,8 @@ static enum plan_status listed_weights(struct plan_ctx *c,
 		why = plan_weights_list(c, r);
 		if (why)
 			return plan_fail(c, "--weights %s: %s (%d members, table order)",
-					 c->opt.weights_arg, why, c->nmem);
+					 c->opt.weights_arg,
+					 bds_mid(why, mid, sizeof(mid)), c->nmem);
 	}
 	*units = 0;
 	for (i = 0; i < c->nmem; i++)
@@ -261,6 +263,7 @@ static enum plan_status layout_refused(struct plan_ctx *c,
 	const char *what = !about_chunk ? NULL :
 			   c->opt.chunk_arg ? "--chunk" :
 			   c->opt.transfer_arg ? "--transfer-size" : NULL;
+	char mid[160];
 
 	if (err == BDS_ERR_TOO_MANY_GROUPS && !c->groups_from_spec)
 		return plan_fail(c, "%s (%d controllers found; merge some with --groups)",
@@ -268,7 +271,7 @@ static enum plan_status layout_refused(struct plan_ctx *c,
 	if (what)
 		return plan_fail(c, "%s %s: %s", what, c->opt.chunk_arg ?
 				 c->opt.chunk_arg : c->opt.transfer_arg,
-				 bds_geom_error(err));
+				 bds_mid(bds_geom_error(err), mid, sizeof(mid)));
 	return plan_fail(c, "%s", bds_geom_error(err));
 }
 

@@ -433,11 +433,11 @@ t "member too small refused" too_small
 
 bad_chunk() {
 	run 2x4 --chunk 6K $ALL8 &&
-	refused "--chunk 6K: Invalid chunk size: must be a multiple of 8 sectors (4 KiB)" &&
-	run 2x4 --chunk 0 $ALL8 && refused "Invalid chunk size: must be greater than 0" &&
+	refused "--chunk 6K: invalid chunk size: must be a multiple of 8 sectors (4 KiB)" &&
+	run 2x4 --chunk 0 $ALL8 && refused "--chunk 0: invalid chunk size: must be greater than 0" &&
 	run 2x4 --chunk 1000 $ALL8 && refused "not a whole number of 512-byte sectors" &&
 	run 2x4 --chunk 4G $ALL8 && refused "stripe unit in bytes exceeds 32 bits" &&
-	run 2x4 --chunk 1G $ALL8 && refused "Stripe width too large" &&
+	run 2x4 --chunk 1G $ALL8 && refused "--chunk 1G: stripe width too large" &&
 	run 2x4 --chunk -4K sdb && refused "not a size" &&
 	run 2x4 --chunk 4KB sdb && refused "not a size"
 }
@@ -695,13 +695,13 @@ weights_refused() {
 	err_has "--weights most: accepted are capacity, bandwidth and a list of weights in table order" &&
 	run 2x4 --weights capacity --transfer-size 1M sdb sdc && rc_is 2 &&
 	err_has "--transfer-size and --weights capacity exclude each other" &&
-	run 2x4 --weights 2,1,1 sdb sdc && refused "--weights 2,1,1: Invalid weights: the list must give exactly one weight per member (2 members, table order)" &&
-	run 2x4 --weights 2,,1 sdb sdc sdd && refused "Invalid weights: expected unsigned decimal numbers separated by single commas" &&
-	run 2x4 --weights 0,1 sdb sdc && refused "--weights 0,1: Invalid weight: each member's weight must be 1 to 255" &&
-	run 2x4 --weights 1,256 sdb sdc && refused "Invalid weight: each member's weight must be 1 to 255" &&
-	run 2x4 --weights 255,255,255,255,5 sdb sdc sdd sde sdf && refused "Weights too large: their sum must be at most 1024" &&
+	run 2x4 --weights 2,1,1 sdb sdc && refused "--weights 2,1,1: invalid weights: the list must give exactly one weight per member (2 members, table order)" &&
+	run 2x4 --weights 2,,1 sdb sdc sdd && refused "--weights 2,,1: invalid weights: expected unsigned decimal numbers separated by single commas" &&
+	run 2x4 --weights 0,1 sdb sdc && refused "--weights 0,1: invalid weight: each member's weight must be 1 to 255" &&
+	run 2x4 --weights 1,256 sdb sdc && refused "--weights 1,256: invalid weight: each member's weight must be 1 to 255" &&
+	run 2x4 --weights 255,255,255,255,5 sdb sdc sdd sde sdf && refused "--weights 255,255,255,255,5: weights too large: their sum must be at most 1024" &&
 	run 2x4 --chunk 8M --weights 255,255,2 sdb sdc sdf &&
-	refused "Weighted cycle too large: chunk x sum of weights in bytes exceeds 32 bits (a stripe unit of 16384 sectors: at most 511 stripe units per cycle)" &&
+	refused "--weights 255,255,2: weighted cycle too large: chunk x sum of weights in bytes exceeds 32 bits (a stripe unit of 16384 sectors: at most 511 stripe units per cycle)" &&
 	run 2x4 --disk-mbps 10,20 --weights bandwidth $ALL8 &&
 	refused "--disk-mbps gives 2 speeds for 8 devices: give one for all of them, or one per device in the order of the arguments" &&
 	run 2x4 --disk-mbps 10 --controller-mbps 10,20,30 $ALL8 &&

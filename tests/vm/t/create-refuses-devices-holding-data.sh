@@ -16,6 +16,9 @@
 # With --force, the XFS disk and the clean one become a volume (the
 # filesystem signature is gone, both carry a label); bdsadm stop removes
 # it, and then those labels are the other volume's that must be refused.
+# Without the module (not loaded, not installed: a kernel DKMS has not
+# built it for), create refuses, says that the module is not built for
+# the running kernel and to run dkms, and erases its labels again.
 # The module unloads with nothing held at the end.
 #
 # The seven disks are the first seven of the 4 + 2 + 2 topology of
@@ -30,7 +33,6 @@
 . /bds/guest-lib.sh
 
 command -v bdsadm >/dev/null || fail "bdsadm not in the guest (run-suite gives it with -x)"
-bds_load_module
 # shellcheck disable=SC2046 # one word per member
 set -- $(bds_all_members)
 [ $# -ge 7 ] || fail "need 7 disks, have: $*"
@@ -73,6 +75,18 @@ refused() {
 	expect_eq "$(ends "$_d")" "$_b1" "$1: $_d unchanged (first and last 2 MiB)"
 	expect_eq "$(ends "$CLEAN")" "$_b2" "$1: the clean disk unchanged"
 }
+
+# Without the module, as on a kernel DKMS has not built it for: create
+# refuses, says so with what to do, and erases the labels it wrote.
+bdsadm create nomod --chunk 64K "$CLEAN" "$CLEAN2" >/tmp/nomod 2>&1
+expect_eq "$?" 1 "create without the module: exit status"
+cat /tmp/nomod
+check "... says the module is not built for the running kernel" \
+	grep -qF "the module dm-bds-stripe is not built for the running kernel $(uname -r)" /tmp/nomod
+check "... and what to do (dkms)" grep -qF "then 'dkms autoinstall'" /tmp/nomod
+check "... and erased the labels again" sh -c "! bdsadm examine $CLEAN >/dev/null 2>&1"
+expect_eq "$(dmsetup ls 2>&1)" "No devices found" "create without the module: no dm device"
+bds_load_module
 
 # --- the signatures ----------------------------------------------------------
 run mkfs.xfs -q -f "$XFS"
