@@ -7,7 +7,6 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <sys/utsname.h>
 
 #include "bdsadm.h"
@@ -398,21 +397,31 @@ int bds_dm_message(const char *name, const char *msg, char *out, size_t sz)
 	return r;
 }
 
-/* Whether @dir holds dm-bds-stripe.ko (maybe compressed). */
-static bool module_there(const char *dir)
+/*
+ * Whether the kernel @release has dm-bds-stripe.ko installed: depmod's
+ * modules.dep names it (DKMS's updates/dkms/, make install's extra/).
+ */
+static bool module_there(const char *release)
 {
-	static const char *const ext[] = { "", ".xz", ".zst", ".gz" };
-	char path[400];
-	struct stat st;
-	size_t i;
+	char path[400], line[1024];
+	bool found = false;
+	FILE *f;
 
-	for (i = 0; i < sizeof(ext) / sizeof(ext[0]); i++) {
-		snprintf(path, sizeof(path), "%s/dm-bds-stripe.ko%s", dir,
-			 ext[i]);
-		if (!stat(path, &st))
-			return true;
+	snprintf(path, sizeof(path), "/lib/modules/%s/modules.dep", release);
+	f = fopen(path, "r");
+	if (!f)
+		return false;
+	while (!found && fgets(line, sizeof(line), f)) {
+		char *colon = strchr(line, ':');
+
+		/* the module a line is about comes before its colon */
+		if (colon) {
+			*colon = '\0';
+			found = strstr(line, "/dm-bds-stripe.ko") != NULL;
+		}
 	}
-	return false;
+	fclose(f);
+	return found;
 }
 
 /* Whether the kernel has the target @name now (DM_LIST_VERSIONS). */
@@ -438,15 +447,12 @@ static bool target_loaded(const char *name)
 const char *bds_dm_refusal_hint(char *buf, size_t sz)
 {
 	struct utsname u;
-	struct stat st;
-	char dir[300];
 
 	if (target_loaded("bds-stripe"))
 		return "the kernel log (dmesg) names the reason";
 	if (uname(&u))
 		snprintf(u.release, sizeof(u.release), "(unknown)");
-	snprintf(dir, sizeof(dir), "/lib/modules/%s/updates/dkms", u.release);
-	if (stat(dir, &st) || !module_there(dir))
+	if (!module_there(u.release))
 		snprintf(buf, sz, "the kernel has no bds-stripe target: the module dm-bds-stripe is not built for the running kernel %s ('dkms status bds-stripe' says for which it is; install linux-headers-%s, then 'dkms autoinstall')",
 			 u.release, u.release);
 	else

@@ -42,8 +42,8 @@ const char *bds_dm_why_not(void);
 /*
  * What to say after device-mapper refused a bds-stripe table: the
  * kernel log when the target is there; else that the module is not
- * built for the running kernel (no dm-bds-stripe.ko in its DKMS
- * directory) or did not load (Secure Boot's key), with what to do; in
+ * built for the running kernel (its modules.dep does not name
+ * dm-bds-stripe.ko) or did not load (Secure Boot's key), with what to do; in
  * @buf (@sz) when it needs the words.
  */
 const char *bds_dm_refusal_hint(char *buf, size_t sz);
