@@ -79,16 +79,22 @@ static double slice(struct meas_dev **set, int n, double secs)
 	pthread_t *t = calloc((size_t)n, sizeof(*t));
 	double start = now_s(), last = start;
 	unsigned long long bytes = 0;
-	int i, started = 0, err = 0;
+	int i, started = 0, err = 0, rerr = 0;
 
-	if (!t)
+	if (!t) {
+		bds_err("--measure: out of memory");
 		return -1;
+	}
 	for (i = 0; i < n; i++) {
 		set[i]->bytes = 0;
 		set[i]->err = 0;
 		set[i]->end = start + secs;
-		if (pthread_create(&t[i], NULL, read_until, set[i]))
+		err = pthread_create(&t[i], NULL, read_until, set[i]);
+		if (err) {
+			bds_err("--measure: cannot start a reader of %s: %s",
+				set[i]->name, strerror(err));
 			break;
+		}
 		started++;
 	}
 	for (i = 0; i < started; i++) {
@@ -96,14 +102,14 @@ static double slice(struct meas_dev **set, int n, double secs)
 		bytes += set[i]->bytes;
 		if (set[i]->done > last)
 			last = set[i]->done;
-		if (set[i]->err && !err) {
-			err = set[i]->err;
+		if (set[i]->err && !rerr) {
+			rerr = set[i]->err;
 			bds_err("--measure: reading %s: %s", set[i]->name,
-				strerror(err));
+				strerror(rerr));
 		}
 	}
 	free(t);
-	if (started < n || err || last <= start)
+	if (started < n || rerr || last <= start)
 		return -1;
 	return (double)bytes / (last - start) / 1e6;
 }
@@ -111,8 +117,9 @@ static double slice(struct meas_dev **set, int n, double secs)
 /*
  * The figure of @set read together: MEAS_SLICES slices of @secs in all,
  * after one more that does not count (a disk's first reads, a cache or a
- * throttle's burst, are not its stream), once more when the spread is above MEAS_SPREAD_MAX (the steadier run
- * counts).  False when a read failed.
+ * throttle's burst, are not its stream); once more when the spread is
+ * above MEAS_SPREAD_MAX, and the steadier run counts.  False (said why)
+ * when a read failed.
  */
 static bool measure_set(struct meas_dev **set, int n, double secs,
 			struct meas_fig *f)
@@ -250,6 +257,8 @@ static bool measure_groups(struct plan_ctx *c, struct meas_dev *d,
 	bool ok = set && alone;
 	int k, i, n;
 
+	if (!ok)
+		bds_err("--measure: out of memory");
 	for (k = 0; ok && k < c->nctrl; k++) {
 		for (i = 0, n = 0; i < c->nmem; i++)
 			if (c->mem[i].ctrl == k) {
@@ -363,7 +372,7 @@ enum plan_status plan_measure(struct plan_ctx *c)
 	close_devs(d, c->nmem);
 	pm->took = now_s() - start;
 	if (!ok)
-		return plan_fail(c, "--measure: a read failed (above); nothing was measured");
+		return plan_fail(c, "--measure: stopped (the reason is above); nothing was written");
 	return as_speeds(c, pm);
 }
 

@@ -45,6 +45,7 @@
 
 #include "bdsadm.h"
 #include "monitor.h"
+#include "util.h"
 
 #define MONITOR_USAGE "monitor [--oneshot] [--program PROG] [--mail ADDRESS] [--program-timeout SECONDS] [--foreground] [--rescan SECONDS]"
 
@@ -276,7 +277,6 @@ int bds_cmd_monitor(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	bool once = false, timeout = false;
-	u64 secs;
 	int c;
 
 	mon_opt.to_stdout = isatty(STDOUT_FILENO);
@@ -308,26 +308,22 @@ int bds_cmd_monitor(int argc, char **argv)
 			mon_opt.mail_to = optarg;
 			break;
 		case 't':
-			if (!bds_parse_u64(optarg, &secs) || !secs ||
-			    secs > 3600) {
-				bds_err("--program-timeout %s: not a whole number of seconds from 1 to 3600",
-					optarg);
+			if (!parse_whole_seconds(optarg, &mon_opt.program_timeout)) {
+				bds_err("--program-timeout %s: not a whole number of seconds from 1 to %d",
+					optarg, PARSE_SECONDS_MAX);
 				return bds_usage(MONITOR_USAGE);
 			}
-			mon_opt.program_timeout = (unsigned int)secs;
 			timeout = true;
 			break;
 		case 'f':
 			mon_opt.to_stdout = true;
 			break;
 		case 'r':
-			if (!bds_parse_u64(optarg, &secs) || !secs ||
-			    secs > 3600) {
-				bds_err("--rescan %s: not a whole number of seconds from 1 to 3600",
-					optarg);
+			if (!parse_whole_seconds(optarg, &mon_opt.rescan)) {
+				bds_err("--rescan %s: not a whole number of seconds from 1 to %d",
+					optarg, PARSE_SECONDS_MAX);
 				return bds_usage(MONITOR_USAGE);
 			}
-			mon_opt.rescan = (unsigned int)secs;
 			break;
 		case 'h':
 			printf("usage: bdsadm " MONITOR_USAGE "\n");

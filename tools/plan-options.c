@@ -296,12 +296,12 @@ static enum plan_status set_option(struct plan_ctx *c, int ch, char *arg)
 		return PLAN_OK;
 	switch (ch) {
 	case OPT_MEASURE_TIME: {
-		u64 secs;
+		unsigned int secs;
 
-		if (!bds_parse_u64(arg, &secs) || !secs || secs > 3600)
-			return plan_usage(c, "--measure-time %s: not a whole number of seconds from 1 to 3600",
-					  arg);
-		o->measure_time = (double)secs;
+		if (!parse_whole_seconds(arg, &secs))
+			return plan_usage(c, "--measure-time %s: not a whole number of seconds from 1 to %d",
+					  arg, PARSE_SECONDS_MAX);
+		o->measure_time = secs;
 		return PLAN_OK;
 	}
 	case 'l':

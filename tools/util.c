@@ -161,6 +161,16 @@ bool parse_size(const char *s, u64 *bytes)
 	return true;
 }
 
+bool parse_whole_seconds(const char *s, unsigned int *secs)
+{
+	u64 v;
+
+	if (!bds_parse_u64(s, &v) || !v || v > PARSE_SECONDS_MAX)
+		return false;
+	*secs = (unsigned int)v;
+	return true;
+}
+
 bool parse_mbps(const char *s, double *v)
 {
 	char *end;

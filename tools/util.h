@@ -37,5 +37,11 @@ const char *base_name(const char *path);
 bool parse_size(const char *s, u64 *bytes);
 /* A speed in MB/s: a positive number. */
 bool parse_mbps(const char *s, double *v);
+/*
+ * A time option's seconds (--measure-time, --rescan, --program-timeout):
+ * a whole number from 1 to PARSE_SECONDS_MAX.
+ */
+#define PARSE_SECONDS_MAX 3600
+bool parse_whole_seconds(const char *s, unsigned int *secs);
 
 #endif /* BDS_UTIL_H */

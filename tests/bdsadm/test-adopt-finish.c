@@ -29,14 +29,19 @@
  * bds_adopt_finish() says its failures through bdsadm.c's bds_err(), and
  * what it did through bds_info(): here both go to stderr, out of TAP's way.
  */
+static void say(const char *fmt, va_list ap)
+{
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
 void bds_err(const char *fmt, ...)
 {
 	va_list ap;
 
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	say(fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 }
 
 void bds_info(const char *fmt, ...)
@@ -44,9 +49,8 @@ void bds_info(const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	say(fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 }
 
 #define MAX_FOUND	(2 * BDS_MAX_MEMBERS + 8)
