@@ -70,7 +70,13 @@ static enum plan_status plan_main(struct plan_ctx *c, enum plan_verb verb,
 		plan_print_json(c, &r);
 		return PLAN_OK;
 	}
-	printf("%s\n", c->table);
+	if (c->opt.verb == VERB_PLAN && !c->opt.unlabelled) {
+		if (c->no_room)
+			return plan_fail(c, "%s has no room for a whole stripe unit between its label and the label's backup copy: bdsadm create refuses these devices with this stripe unit ('bdsadm plan --unlabelled' shows the table over whole devices)",
+					 c->no_room);
+		plan_use_labelled(c, &r);
+	}
+	printf("%s\n", r.labelled ? c->labelled : c->table);
 	if (!c->opt.table_only)
 		print_summary(c, &r);
 	if (c->opt.create)

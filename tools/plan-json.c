@@ -130,6 +130,7 @@ void plan_print_json(const struct plan_ctx *c, const struct plan_result *r)
 	/* create's volume: 0 and the tightest member when it would refuse */
 	printf("\"size_sectors\": %llu, ", U(cycles * per_cycle));
 	json_key("no_room", cycles ? NULL : c->tbl[tight]->name, ",\n  ");
+	json_key("table", cycles ? c->labelled : NULL, ",\n  ");
 	printf("\"unlabelled_size_sectors\": %llu, ", U(r->length));
 	json_key("unlabelled_table", c->table, ",\n");
 	json_controllers(c);

@@ -62,7 +62,10 @@ static void usage(const struct plan_ctx *c, enum plan_verb verb)
 	       "      --controller-mbps Y[,Y...]  controller speed limit, one for all\n"
 	       "                            or one per controller in name order\n");
 	if (verb == VERB_PLAN)
-		printf("      --json                the plan as one JSON object (bdsadm(8))\n");
+		printf("      --json                the plan as one JSON object (bdsadm(8))\n"
+		       "      --unlabelled          the table over whole devices, for a volume\n"
+		       "                            made by hand with dmsetup (default: the\n"
+		       "                            table bdsadm create makes)\n");
 	if (verb != VERB_CREATE)
 		printf("      --table-only          print only the table line\n"
 		       "      --paths               members as /dev/NAME (default MAJ:MIN)\n"
@@ -78,7 +81,7 @@ static void usage(const struct plan_ctx *c, enum plan_verb verb)
 enum {
 	OPT_SORT = 256, OPT_CREATE, OPT_TABLE_ONLY, OPT_PATHS, OPT_DISK_MBPS,
 	OPT_CTRL_MBPS, OPT_SYSFS, OPT_MOUNTS, OPT_READ_AHEAD,
-	OPT_GROUP_BY, OPT_JSON, OPT_MEASURE, OPT_MEASURE_TIME,
+	OPT_GROUP_BY, OPT_JSON, OPT_MEASURE, OPT_MEASURE_TIME, OPT_UNLABELLED,
 };
 
 static const struct option longopts[] = {
@@ -104,6 +107,7 @@ static const struct option longopts[] = {
 	{ "json", no_argument, NULL, OPT_JSON },
 	{ "measure", no_argument, NULL, OPT_MEASURE },
 	{ "measure-time", required_argument, NULL, OPT_MEASURE_TIME },
+	{ "unlabelled", no_argument, NULL, OPT_UNLABELLED },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -140,6 +144,7 @@ static bool verb_takes(enum plan_verb verb, int c)
 	case OPT_READ_AHEAD:
 		return verb != VERB_PLAN;
 	case OPT_JSON:
+	case OPT_UNLABELLED:
 		return verb == VERB_PLAN;
 	case OPT_TABLE_ONLY:
 	case OPT_PATHS:
@@ -270,6 +275,9 @@ static bool set_plain(struct plan_opts *o, int ch, char *arg)
 		break;
 	case OPT_MEASURE:
 		o->measure = true;
+		break;
+	case OPT_UNLABELLED:
+		o->unlabelled = true;
 		break;
 	case OPT_PATHS:
 		o->paths = true;

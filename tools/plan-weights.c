@@ -58,6 +58,13 @@ u64 plan_label_room(const struct plan_ctx *c, int i, u64 chunk)
 	return backup > off ? backup - off : 0;
 }
 
+u64 plan_member_room(const struct plan_ctx *c, const struct plan_result *r,
+		     int i)
+{
+	return r->labelled ? plan_label_room(c, i, r->chunk_b / SECTOR) :
+	       c->tbl[i]->size;
+}
+
 u64 plan_label_cycles(const struct plan_ctx *c, const u32 *weight,
 		      u64 chunk, int *tight)
 {

@@ -131,6 +131,7 @@ struct plan_opts {
 	enum ra_mode ra_mode;
 	u64 ra_kib;		/* RA_SET: read-ahead in KiB */
 	bool force, table_only, paths, sort, json;
+	bool unlabelled;	/* plan --unlabelled: the table over whole devices */
 	bool measure;		/* --measure: the speeds are read (measure.c) */
 	double measure_time;	/* --measure-time, seconds; 0: the default */
 	double disk_mbps, ctrl_mbps;	/* the first (or only) value */
@@ -173,6 +174,13 @@ struct plan_result {
 	u64 chunk_b;		/* stripe unit in bytes */
 	u64 member_len;		/* sectors of a member of weight 1 */
 	u64 length;		/* volume sectors */
+	/*
+	 * bdsadm plan without --unlabelled: length and member_len are those
+	 * of create's volume (plan_use_labelled()); whole_length is the
+	 * table's over whole devices.
+	 */
+	bool labelled;
+	u64 whole_length;
 	u64 width_b;		/* a cycle in bytes, for the read-ahead */
 	unsigned int transfer_k;	/* --transfer-size: this many cycles */
 	u32 weight[BDS_MAX_MEMBERS];	/* table order; all 1 without weights */
@@ -206,6 +214,14 @@ struct plan_ctx {
 	char **spec_args;		/* device names taken from --groups */
 	int nspec;
 	char table[65536];		/* the table line (plan_table()) */
+	/*
+	 * The table bdsadm create makes of the plan: every member from its
+	 * label's data offset, up to its backup copy; "" when a member has
+	 * no room for a stripe unit there (@no_room names it).
+	 */
+	char labelled[65536];
+	const char *no_room;
+	u64 labelled_cycles;	/* the cycles of its volume */
 	size_t table_words;		/* where its target's words start */
 	char *why;			/* why the plan stopped (allocated) */
 	bool said;			/* ... and it is on stderr already */
@@ -288,6 +304,9 @@ enum plan_status __must_check plan_weights(struct plan_ctx *c,
 					   struct plan_result *r, u64 chunk);
 /* Sectors member @i (table order) has for data under a label. */
 u64 plan_label_room(const struct plan_ctx *c, int i, u64 chunk);
+/* The sectors of member @i (table order) the volume of @r may use. */
+u64 plan_member_room(const struct plan_ctx *c, const struct plan_result *r,
+		     int i);
 /* measure.c: --measure (see measure.h) */
 enum plan_status __must_check plan_measure(struct plan_ctx *c);
 void plan_print_measure(const struct plan_ctx *c);
@@ -313,9 +332,14 @@ struct wt_input plan_wt_input(const struct plan_ctx *c, struct wt_member *wm,
 			      double *cm, u64 chunk);
 
 /* plan-table.c */
-/* The table line of the plan @r into c->table. */
+/*
+ * The table lines of the plan @r: over whole devices into c->table, and
+ * for bdsadm plan the one bdsadm create makes into c->labelled.
+ */
 enum plan_status __must_check plan_table(struct plan_ctx *c,
 					 const struct plan_result *r);
+/* The sizes of @r from here on those of c->labelled, create's volume. */
+void plan_use_labelled(const struct plan_ctx *c, struct plan_result *r);
 
 /* summary.c: what bds-stripe-table and bdsadm plan print under the table */
 void print_summary(const struct plan_ctx *c, const struct plan_result *r);

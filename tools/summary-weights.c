@@ -37,8 +37,8 @@ static void print_space(const struct plan_ctx *c, const struct plan_result *r)
 
 	for (i = 0; i < c->nmem; i++) {
 		total += c->tbl[i]->size;
-		if (c->tbl[i]->size < min_size)
-			min_size = c->tbl[i]->size;
+		if (plan_member_room(c, r, i) < min_size)
+			min_size = plan_member_room(c, r, i);
 	}
 	eq = min_size / chunk * chunk * (u64)c->nmem;
 	printf("  space used: %s of %s (%.1f %%); equal shares use %s (%.1f %%)",
@@ -97,9 +97,9 @@ void print_weights(const struct plan_ctx *c, const struct plan_result *r)
 		snprintf(d, sizeof(d), "%s (%llu sectors)",
 			 bds_human(data * SECTOR, h1, sizeof(h1)), U(data));
 		snprintf(u, sizeof(u), "%s (%llu sectors)",
-			 bds_human((c->tbl[i]->size - data) * SECTOR, h2,
-				   sizeof(h2)),
-			 U(c->tbl[i]->size - data));
+			 bds_human((plan_member_room(c, r, i) - data) * SECTOR,
+				   h2, sizeof(h2)),
+			 U(plan_member_room(c, r, i) - data));
 		printf("  %-3d %-10s %6u %5.1f %%  %-32s %s\n", i, c->tbl[i]->name,
 		       r->weight[i], pct(r->weight[i], l->nr_slots), d, u);
 	}

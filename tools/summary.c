@@ -189,12 +189,13 @@ static void print_geometry(const struct plan_ctx *c,
 	for (i = 0; i < c->nmem; i++) {
 		struct member *m = c->tbl[i];
 		u64 used = r->member_len * r->weight[i];
+		u64 room = plan_member_room(c, r, i);
 
-		if (m->size > used)
+		if (room > used)
 			printf("  unused on %s: %s (%llu sectors)\n", m->name,
-			       bds_human((m->size - used) * SECTOR, h3,
+			       bds_human((room - used) * SECTOR, h3,
 				     sizeof(h3)),
-			       U(m->size - used));
+			       U(room - used));
 	}
 }
 
@@ -355,10 +356,10 @@ static void print_groups(const struct plan_ctx *c)
 }
 
 /*
- * What bdsadm create makes of the plan: the table above starts every
- * member at sector 0 and uses it whole; create puts the data after the
- * label (at the data offset) and keeps the end for the backup copy, so
- * its volume is smaller.
+ * What bdsadm create makes of the plan: it puts the data after the label
+ * (at the data offset) and keeps the end for the backup copy, so its
+ * volume is smaller than the one over whole devices (plan --unlabelled,
+ * bds-stripe-table).  Without --unlabelled, the table above is create's.
  */
 static void print_labelled(const struct plan_ctx *c,
 			   const struct plan_result *r)
@@ -385,12 +386,18 @@ static void print_labelled(const struct plan_ctx *c,
 	else
 		snprintf(s1, sizeof(s1), "%llu to %llu", (unsigned long long)lo,
 			 (unsigned long long)hi);
-	printf("  which puts the data at sector %s of each member and keeps the end\n"
+	printf("  %s the data at sector %s of each member and keeps the end\n"
 	       "  for the label's backup copy: the volume holds %s (%llu sectors),\n"
-	       "  where the table above, from sector 0 to the end, has %llu\n",
-	       s1, bds_human(cycles * per_cycle * SECTOR, s2, sizeof(s2)),
+	       "  where the table %s, from sector 0 to the end, has %llu\n",
+	       c->opt.unlabelled ? "which puts" :
+	       "which makes the table above: it puts", s1,
+	       bds_human(cycles * per_cycle * SECTOR, s2, sizeof(s2)),
 	       (unsigned long long)(cycles * per_cycle),
-	       (unsigned long long)r->length);
+	       c->opt.unlabelled ? "above" : "over whole devices (--unlabelled)",
+	       (unsigned long long)(r->labelled ? r->whole_length : r->length));
+	if (!c->opt.unlabelled)
+		printf("  (create adds the words \"volume UUID\" to the table, with the new\n"
+		       "  volume's UUID, so that the kernel checks every member's label)\n");
 }
 
 /* How to create it: labelled (plan), or with dmsetup (bds-stripe-table). */
@@ -401,6 +408,10 @@ static void print_create_hint(const struct plan_ctx *c,
 		printf("\nCreate it, labelled so that it survives reboots, with:\n"
 		       "  bdsadm create NAME (the same options and devices)\n");
 		print_labelled(c, r);
+		if (c->opt.unlabelled)
+			printf("\nOr make the table above by hand, unlabelled (gone at the next boot):\n"
+			       "  dmsetup create NAME --table '%s'\n",
+			       c->table);
 		return;
 	}
 	printf("\nCreate it with:\n  dmsetup create %s --table '%s'\n",

@@ -219,27 +219,48 @@ t "wipe without a device: exit 2" rc_is 2
 tree_2x4 "$W/2x4"
 ALL8="sdb sdc sdd sde sdf sdg sdh sdi"
 run plan --sysfs "$W/2x4/sys" --mounts "$W/2x4/mounts" --chunk 64K $ALL8
-t "plan: the table and the summary, and how to create it labelled" eval 'rc_is 0 &&
-	out_has "0 67108864 bds-stripe 128 2 4 8:16 0" && out_has "order 0,4,1,5,2,6,3,7" &&
-	out_has "bdsadm create NAME" && ! out_has "dmsetup create"'
 # create's volume: the data from sector 2048 of each of the 8388608-
 # sector members, whole 64 KiB units up to the backup label at the end:
 # 65518 units a member, 8 members
-t "plan: says the size of the labelled volume create makes, not the table's" eval 'rc_is 0 &&
-	out_has "the data at sector 2048 of each member" &&
+t "plan: create's table (the data after each label), the summary, how to create it" eval 'rc_is 0 &&
+	[ "$(head -n 1 "$W/out")" = "0 67091456 bds-stripe 128 2 4 8:16 2048 8:32 2048 8:48 2048 8:64 2048 4 8:80 2048 8:96 2048 8:112 2048 8:128 2048" ] &&
+	out_has "order 0,4,1,5,2,6,3,7" && out_has "bdsadm create NAME" && ! out_has "dmsetup create"'
+t "plan: the size and the unused sectors of the labelled volume create makes" eval 'rc_is 0 &&
+	out_has "Usable size:  31.99 GiB (67091456 sectors), 3.99 GiB (8386432 sectors) from each member" &&
+	out_has "unused on sdi: 56 KiB (112 sectors)" &&
+	out_has "makes the table above: it puts the data at sector 2048 of each member" &&
 	out_has "the volume holds 31.99 GiB (67091456 sectors)," &&
-	out_has "from sector 0 to the end, has 67108864"'
+	out_has "over whole devices (--unlabelled), from sector 0 to the end, has 67108864" &&
+	out_has "create adds the words \"volume UUID\" to the table"'
 cp "$W/out" "$W/plan.out"
+run plan --unlabelled --sysfs "$W/2x4/sys" --mounts "$W/2x4/mounts" --chunk 64K $ALL8
+t "plan --unlabelled: the table over whole devices, its size, the dmsetup command" eval 'rc_is 0 &&
+	[ "$(head -n 1 "$W/out")" = "0 67108864 bds-stripe 128 2 4 8:16 0 8:32 0 8:48 0 8:64 0 4 8:80 0 8:96 0 8:112 0 8:128 0" ] &&
+	out_has "Usable size:  32 GiB (67108864 sectors), 4 GiB (8388608 sectors) from each member" &&
+	! out_has "unused on" && out_has "the volume holds 31.99 GiB (67091456 sectors)," &&
+	out_has "dmsetup create NAME --table '"'"'0 67108864 bds-stripe 128 2 4 8:16 0 "'
+cp "$W/out" "$W/plan-unlabelled.out"
+new_tree "$W/tiny"
+scsi_disk "$W/tiny" 0000:00:10.0 2 0 sdb 8:16 8192
+scsi_disk "$W/tiny" 0000:00:10.0 2 1 sdc 8:32 8192
+run plan --sysfs "$W/tiny/sys" --mounts "$W/tiny/mounts" --chunk 4M sdb sdc
+t "plan: members with no room for a unit after the labels are refused, as create would" eval 'rc_is 1 && out_empty &&
+	err_has "sdb has no room for a whole stripe unit between its label and the label'"'"'s backup copy" &&
+	err_has "bdsadm plan --unlabelled"'
+run plan --unlabelled --sysfs "$W/tiny/sys" --mounts "$W/tiny/mounts" --chunk 4M sdb sdc
+t "... which plan --unlabelled shows over whole devices, saying create would refuse" eval 'rc_is 0 &&
+	out_has "0 16384 bds-stripe 8192 1 2 8:16 0 8:32 0" && out_has "(it would refuse: sdb has no room"'
 run plan --json --sysfs "$W/2x4/sys" --mounts "$W/2x4/mounts" --chunk 64K $ALL8
 t "plan --json: create's size, the unlabelled table, the order; the schema" eval 'rc_is 0 && schema_ok plan &&
 	python3 -c "import json, sys
 d = json.load(open(sys.argv[1]))
 assert d[\"output_version\"] == 1 and d[\"size_sectors\"] == 67091456
 assert d[\"unlabelled_table\"] == sys.argv[2] and d[\"unlabelled_size_sectors\"] == 67108864
+assert d[\"table\"] == sys.argv[3]
 assert [m[\"position\"] for m in d[\"members\"]] == [0, 2, 4, 6, 1, 3, 5, 7]
 assert d[\"order\"] == [0, 4, 1, 5, 2, 6, 3, 7] and d[\"controllers\"][1][\"members\"] == [4, 5, 6, 7]
 assert all(m[\"data_offset_sectors\"] == 2048 for m in d[\"members\"])
-" "$W/out" "$(head -n 1 "$W/plan.out")"'
+" "$W/out" "$(head -n 1 "$W/plan-unlabelled.out")" "$(head -n 1 "$W/plan.out")"'
 run plan --measure --sysfs "$W/2x4/sys" --mounts "$W/2x4/mounts" sdb sdc
 t "plan --measure over a fake sysfs: exit 2, it reads real devices" eval 'rc_is 2 && err_has "--measure reads the devices: not with --sysfs"'
 run plan --measure --disk-mbps 10 --sysfs "$W/2x4/sys" --mounts "$W/2x4/mounts" sdb sdc
@@ -257,11 +278,11 @@ t "plan --json --table-only: exit 2" eval 'rc_is 2 && err_has "--json and --tabl
 ln -sf "$(realpath "$BDSADM")" "$W/bds-stripe-table"
 "$W/bds-stripe-table" --sysfs "$W/2x4/sys" --mounts "$W/2x4/mounts" --chunk 64K $ALL8 >"$W/table.out" 2>"$W/err"
 RC=$?
-t "bds-stripe-table is bdsadm plan under its old name" eval 'rc_is 0 &&
-	diff <(sed "/^Create it/,\$d" "$W/plan.out") <(sed "/^Create it/,\$d" "$W/table.out") >/dev/null'
+t "bds-stripe-table is bdsadm plan --unlabelled under its old name" eval 'rc_is 0 &&
+	diff <(sed "/^Create it/,\$d" "$W/plan-unlabelled.out") <(sed "/^Create it/,\$d" "$W/table.out") >/dev/null'
 run plan --sysfs "$W/2x4/sys" --mounts "$W/2x4/mounts" --chunk 4K --weights 2,1,1,1 sdb sdc sdf sdg
 t "plan --weights: the weighted table, the shares, how to create it" eval 'rc_is 0 &&
-	out_has "0 20971520 bds-stripe 8 2 2 8:16 0 8:32 0 2 8:80 0 8:96 0 2 weights 2,1,1,1" &&
+	out_has "0 20966360 bds-stripe 8 2 2 8:16 2048 8:32 2048 2 8:80 2048 8:96 2048 2 weights 2,1,1,1" &&
 	out_has "Weights (as given, in table order):" && out_has "bdsadm create NAME"'
 run plan --sysfs "$W/2x4/sys" --mounts "$W/2x4/mounts" sdb sdc /dev/sdb
 t "plan refused: the reason, exit 1, and no word of creating (plan creates nothing)" eval 'rc_is 1 &&

@@ -52,6 +52,19 @@ for v in $verbs; do
 	has "$listed" "$v" || extra="$extra $v"
 done
 t "no verb completes that 'bdsadm help' does not list (extra:${extra:- none})" [ -z "$extra" ]
+# every option a verb's --help names (its lines that start with options)
+# completes after the verb; --version is bdsadm's, not a verb's
+for v in $listed; do
+	case "$v" in help) continue ;; esac
+	words=$(complete_words bdsadm "$v" --)
+	missing=""
+	for o in $("$BDSADM" "$v" --help 2>/dev/null |
+		sed -n 's/^ *\(-[a-zA-Z], \)\{0,1\}\(--[a-z][a-z0-9-]*\).*/\2/p' | sort -u); do
+		[ "$o" = --version ] && continue
+		has "$words" "$o" || missing="$missing $o"
+	done
+	t "$v: every option of its --help completes (missing:${missing:- none})" [ -z "$missing" ]
+done
 t "'bdsadm gr' completes to grow" [ "$(complete_words bdsadm gr)" = grow ]
 # shellcheck disable=SC2016 # eval'd later
 t "grow's options include --layout and --weights" \

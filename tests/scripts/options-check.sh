@@ -41,7 +41,7 @@ declare -A verb_file=(
 # what plan and create do not take of plan-options.c's table
 declare -A not_taken=(
 	[plan]="name create read-ahead"
-	[create]="name create table-only paths sysfs mounts json"
+	[create]="name create table-only paths sysfs mounts json unlabelled"
 )
 
 for verb in $(printf '%s\n' "${!verb_file[@]}" | sort); do

@@ -14,8 +14,8 @@
 #    names them in that order;
 #  - systemctl (no systemd here): a stand-in that records its arguments
 #    and does nothing.
-# Then what the README says of them holds: plan printed the table and
-# changed nothing, /dev/mapper/data exists over the eight disks,
+# Then what the README says of them holds: plan printed the table that
+# create then made, /dev/mapper/data exists over the eight disks,
 # mkfs.xfs picked sunit=16 swidth=128 (4 KiB blocks), the fstab line
 # mounted it at /srv/data, systemctl was asked to enable and start the
 # monitor, and detail says eight members carry the newest label.
@@ -84,6 +84,9 @@ expect_eq "$n" 11 "the block has 11 commands"
 
 check "plan printed the table over eight members" grep -qE '^0 [0-9]+ bds-stripe 128 2 4 ' /tmp/out.4
 check "create made /dev/mapper/data" [ -b /dev/mapper/data ]
+# create's table adds "volume UUID" (plan cannot know the new UUID)
+expect_eq "$(sed -n 1p /tmp/out.4)" "$(dmsetup table data | sed 's/ 2 volume [0-9a-f-]*$//')" \
+	"plan's table is the one create made, but the volume's UUID"
 expect_eq "$(dmsetup table data | tr ' ' '\n' | grep -c '^[0-9]*:[0-9]*$')" 8 "the volume has eight members"
 check "mkfs.xfs picked sunit=16 swidth=128 blks, as the README's comment says" \
 	grep -qE 'sunit=16 +swidth=128 blks' /tmp/out.6
