@@ -1,13 +1,17 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# readme-commands-check.sh: the README's command blocks that a VM test
-# runs are, byte for byte, the ones it runs (make unit).  For each pair
-# below, the README's first literal block under the heading (the lines
-# indented by four blanks, from the first to the next line that is not
-# blank and not indented) against the lines of the VM test between
-# "# README-BEGIN NAME" and "# README-END".  Prints TAP; exits 1 when
-# they differ, with the difference.
+# readme-commands-check.sh: the command blocks of the README and of
+# bdsadm(8)'s EXAMPLES that VM tests run are, byte for byte, the ones
+# they run (make unit).  For each README pair below, the README's first
+# literal block under the heading (the lines indented by four blanks,
+# from the first to the next line that is not blank and not indented)
+# against the lines of the VM test between "# README-BEGIN NAME" and
+# "# README-END".  For the man page, every command line of its EXAMPLES
+# (in its .nf blocks, the lines that start with "# " and the lines that
+# continue one ending in "\e"), as man renders them, against the lines
+# between "# MAN-BEGIN examples" and "# MAN-END".  Prints TAP; exits 1
+# when they differ, with the difference.
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -40,4 +44,25 @@ for p in "${pairs[@]}"; do
 	ok $st "$test runs the README's \"$heading\" block as written"
 	[ "$st" = 0 ] || sed 's/^/# /' "$W/diff"
 done
+
+man_test=tests/vm/t/man-page-examples-run-as-written.sh
+awk '
+	/^\.SH / { inex = ($0 == ".SH EXAMPLES"); next }
+	!inex { next }
+	/^\.nf/ { nf = 1; next }
+	/^\.fi/ { nf = 0; next }
+	!nf { next }
+	/^# / || cont { line = $0; cont = (line ~ /\\e$/)
+		gsub(/\\-/, "-", line); gsub(/\\e/, "\\", line); gsub(/\\&/, "", line)
+		print line }
+	' "$top/tools/bdsadm.8" >"$W/man"
+sed -n '/^# MAN-BEGIN examples$/,/^# MAN-END$/p' "$top/$man_test" |
+	sed -e '1d' -e '$d' >"$W/test"
+st=0
+[ "$(grep -c '^# ' "$W/man")" -ge 20 ] || st=1
+ok $st "bdsadm.8 has its EXAMPLES' command lines ($(grep -c '^# ' "$W/man") of them)"
+st=0
+diff -u "$W/man" "$W/test" >"$W/diff" || st=1
+ok $st "$man_test runs bdsadm(8)'s EXAMPLES as written"
+[ "$st" = 0 ] || sed 's/^/# /' "$W/diff"
 tap_end

@@ -76,8 +76,9 @@ PROGS=(
 )
 # lvm2's commands are lvm itself under another name.
 LVM_CMDS=(pvcreate pvremove pvs pvdisplay vgcreate vgremove vgs lvcreate lvremove lvs)
-# Optional ones: copied when the host has them.
-OPT_PROGS=(sg_inq lsscsi)
+# Optional ones: copied when the host (or the sid root) has them; jq for
+# the man page's examples (man-page-examples-run-as-written, 6.1 only).
+OPT_PROGS=(sg_inq lsscsi jq)
 
 # Kernel modules (names as modprobe knows them; missing ones are skipped,
 # built-in ones need nothing).
