@@ -339,3 +339,62 @@ bench_bds_target() {
 	"$_fn" "$_tgt" /dev/mapper/bds
 	bench_dm_remove bds
 }
+
+# bench_measure SUITE DISK_CAP CTRL_CAP CHUNK: bdsadm plan --measure over
+# $MEMBERS, whose disks QEMU caps at DISK_CAP MB/s each and controllers at
+# CTRL_CAP MB/s (issue 38).  Emits, for tests/bench/report-measure:
+#   SUITE,cap,disk|controller,-,0,0,CAP,MBps,...  the true caps
+#   SUITE,disk-alone,sdX,read,...,MBps            each disk alone
+#   SUITE,controller,hostN,read,...,MBps          each controller's disks
+#     together, where it has two or more (its limit when below their sum)
+#   SUITE,all-together,all,read,...,MBps          every disk together
+#   SUITE,weights-limit,measured|true-caps,read,CHUNK,1,MBps
+#     the sequential-stream limit, under the true caps, of the weights
+#     --weights bandwidth chose from the measurement, and of the weights
+#     the true caps give (bdsadm plan's bandwidth model)
+#   SUITE,time,plan-measure,-,0,0,SECONDS,s       the measurement's time
+bench_measure() {
+	_ms=$1 _dcap=$2 _ccap=$3 _mchunk=$4
+	_mo=$BENCH_TMP/$_ms.measure
+	echo "csv:$_ms,cap,disk,-,0,0,$_dcap,MBps,1,0.00,0,0.000"
+	echo "csv:$_ms,cap,controller,-,0,0,$_ccap,MBps,1,0.00,0,0.000"
+	_t0=$(date +%s)
+	# shellcheck disable=SC2086 # one word per member
+	bdsadm plan --measure --weights bandwidth --chunk "$_mchunk" $MEMBERS \
+		>"$_mo" 2>"$_mo.err" || { cat "$_mo.err" "$_mo"; fail "plan --measure failed"; }
+	_t1=$(date +%s)
+	cat "$_mo.err" "$_mo"
+	echo "csv:$_ms,time,plan-measure,-,0,0,$((_t1 - _t0)),s,1,0.00,0,0.000"
+	sed -n 's/^  \([a-z0-9]*\) *alone *\([0-9.]*\) MB\/s.*/\1 \2/p' "$_mo" |
+		while read -r _d _mb; do
+			echo "csv:$_ms,disk-alone,$_d,read,1048576,1,$_mb,MBps,1,0.00,0,0.000"
+		done
+	sed -n 's/^  \([a-z0-9]*\) *disks together *\([0-9.]*\) MB\/s.*/\1 \2/p' "$_mo" |
+		while read -r _c _mb; do
+			[ "$_c" = all ] && continue
+			echo "csv:$_ms,controller,$_c,read,1048576,1,$_mb,MBps,1,0.00,0,0.000"
+		done
+	sed -n 's/^  all disks together *\([0-9.]*\) MB\/s.*/\1/p' "$_mo" |
+		while read -r _mb; do
+			echo "csv:$_ms,all-together,all,read,1048576,1,$_mb,MBps,1,0.00,0,0.000"
+		done
+	# the measured weights, in table order (none: every weight 1)
+	_w=$(sed -n '1s/.* weights \([0-9,]*\).*/\1/p' "$_mo")
+	if [ -z "$_w" ]; then
+		_w=$(echo "$MEMBERS" | awk '{ for (i = 1; i <= NF; i++) printf "%s1", (i > 1 ? "," : "") }')
+	fi
+	for _which in measured true-caps; do
+		_wo=$BENCH_TMP/$_ms.$_which
+		_wopt=$_w
+		[ "$_which" = true-caps ] && _wopt=bandwidth
+		# shellcheck disable=SC2086
+		bdsadm plan --weights "$_wopt" --chunk "$_mchunk" --disk-mbps "$_dcap" \
+			--controller-mbps "$_ccap" $MEMBERS >"$_wo" 2>&1 ||
+			{ cat "$_wo"; fail "plan --weights $_wopt with the true caps failed"; }
+		_lim=$(sed -n 's/.*sequential streams: *\([0-9.]*\) MB\/s with these weights.*/\1/p' "$_wo")
+		[ -n "$_lim" ] || { cat "$_wo"; fail "plan printed no stream limit for --weights $_wopt"; }
+		log "$_ms: weights $_wopt ($_which): $_lim MB/s under the true caps"
+		echo "csv:$_ms,weights-limit,$_which,read,$_mchunk,1,$_lim,MBps,1,0.00,0,0.000"
+	done
+	bench_info "${_ms}_weights" "$_w"
+}
