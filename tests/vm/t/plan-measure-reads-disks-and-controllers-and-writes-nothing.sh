@@ -13,6 +13,8 @@
 #    (every disk's first 16 MiB unchanged);
 #  - plan --measure --json: the figures, logged for make check's JSON
 #    schema check, the lone controller's "together" null;
+#  - a disk that another reader reads during its measurement is marked
+#    busy (a note, and "busy": true in the JSON), the others not;
 #  - create --measure --weights bandwidth makes a labelled volume of the
 #    three disks;
 #  - --measure refuses a disk held by device-mapper, naming it (with
@@ -58,6 +60,23 @@ expect_eq "$?" 0 "plan --measure --json: exit status"
 bds_json_log plan /tmp/plan.json
 check "plan --measure --json: the shared controller's figure" grep -qE '"together_mbps": [0-9]+\.[0-9]' /tmp/plan.json
 check "plan --measure --json: the lone controller's, null" grep -qF '"together_mbps": null' /tmp/plan.json
+
+# another reader on the first disk, from before its measurement to after
+# (one dd, reading the 1 GiB disk for longer than the measurement: it
+# takes about half of the disk's 10 MB/s; a dd per MiB, forked under
+# TCG, would read too little to skew the figure, or to be seen)
+dd if="/dev/$D0" of=/dev/null bs=1M iflag=direct 2>/dev/null &
+reader=$!
+bdsadm plan --measure --json "$@" >/tmp/busy.json 2>/tmp/busy.note
+expect_eq "$?" 0 "plan --measure --json beside another reader: exit status"
+kill "$reader"
+wait "$reader" 2>/dev/null
+cat /tmp/busy.note
+check "$D0, read by another during its measurement: busy" grep -qE "\"device\": \"$D0\", .*\"busy\": true" /tmp/busy.json
+for d in "$D1" "$D2"; do
+	check "$d, read by nobody else: not busy" grep -qE "\"device\": \"$d\", .*\"busy\": false" /tmp/busy.json
+done
+check "... and a note names it" grep -qF "$D0 had other I/O during its measurement" /tmp/busy.json
 
 run bdsadm create fast --measure --weights bandwidth --chunk 16K "$@"
 expect_eq "$(dmsetup table fast | tr ' ' '\n' | grep -c '^[0-9]*:[0-9]*$')" 3 \
