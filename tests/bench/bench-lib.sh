@@ -398,3 +398,15 @@ bench_measure() {
 	done
 	bench_info "${_ms}_weights" "$_w"
 }
+
+# bench_measure_suite SUITE DISK_CAP CTRL_CAP CHUNK: a measure guest's
+# whole body: bench_measure over every disk, in controller order.
+bench_measure_suite() {
+	bds_load_module
+	MEMBERS=$(bds_all_members | tr '\n' ' ')
+	MEMBERS=${MEMBERS% }
+	log "members (controller order): $MEMBERS"
+	bench_measure "$@"
+	rmmod dm_bds_stripe || log "rmmod dm_bds_stripe failed"
+	pass "$1 suite done"
+}

@@ -20,10 +20,4 @@
 . /bds/guest-lib.sh
 . /bds/bin/bench-lib.sh
 
-bds_load_module
-MEMBERS=$(bds_all_members | tr '\n' ' ')
-MEMBERS=${MEMBERS% }
-log "members (controller order): $MEMBERS"
-bench_measure measure-model 10 15 16K
-rmmod dm_bds_stripe || log "rmmod dm_bds_stripe failed"
-pass "measure-model suite done"
+bench_measure_suite measure-model 10 15 16K

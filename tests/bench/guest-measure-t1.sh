@@ -16,10 +16,4 @@
 . /bds/guest-lib.sh
 . /bds/bin/bench-lib.sh
 
-bds_load_module
-MEMBERS=$(bds_all_members | tr '\n' ' ')
-MEMBERS=${MEMBERS% }
-log "members (controller order): $MEMBERS"
-bench_measure measure-t1 20 40 64K
-rmmod dm_bds_stripe || log "rmmod dm_bds_stripe failed"
-pass "measure-t1 suite done"
+bench_measure_suite measure-t1 20 40 64K

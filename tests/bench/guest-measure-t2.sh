@@ -18,10 +18,4 @@
 . /bds/guest-lib.sh
 . /bds/bin/bench-lib.sh
 
-bds_load_module
-MEMBERS=$(bds_all_members | tr '\n' ' ')
-MEMBERS=${MEMBERS% }
-log "members (controller order): $MEMBERS"
-bench_measure measure-t2 10 15 16K
-rmmod dm_bds_stripe || log "rmmod dm_bds_stripe failed"
-pass "measure-t2 suite done"
+bench_measure_suite measure-t2 10 15 16K
