@@ -235,8 +235,10 @@ unit-all-cores:
 	$(MAKE) -j$(UNIT_JOBS) -Otarget unit
 
 # The libblkid prober (tools/blkid/): Debian's util-linux source (cached
-# in $(BDS_CACHE)/util-linux-src) with the patch, tried on sparse files;
-# about a minute, one of make check's host jobs.
+# in $(BDS_CACHE)/util-linux-src) with the patch, built once per patch
+# (kept in $(BDS_CACHE)/blkid-build), tried on sparse files; about 2
+# minutes when it builds, half a minute when the build is kept, one of
+# make check's host jobs.
 blkid-check:
 	tests/blkid/blkid-check.sh
 

@@ -24,7 +24,12 @@
 # Environment:
 #   BDS_BLKID_PATCH   the patch to test (default: the one in tools/blkid/)
 #   BDS_CACHE         cache directory (default ~/.cache/bds-stripe); the
-#                     unpacked source is kept in BDS_CACHE/util-linux-src
+#                     unpacked source is kept in BDS_CACHE/util-linux-src,
+#                     and the patched build's programs and libraries in
+#                     BDS_CACHE/blkid-build/KEY, KEY a hash of everything
+#                     the build depends on (the patch, the source package,
+#                     the configure options, the compiler): a changed patch
+#                     is built again, an unchanged one only applied
 #   BDS_KEEP=1        keep the scratch directory
 # Output is TAP; the last line is "N passed, N failed"; exit 1 on a failure.
 set -euo pipefail
@@ -299,12 +304,33 @@ st=0
 	{ st=$?; diag "$W/patch.log"; }
 ok "$st" "the patch applies: ${PATCH##*/}"
 [ "$st" -eq 0 ] || bail
+# The build (about three minutes) is kept per key; the programs and
+# libraries are libtool's .libs, which is all the checks below use.
+BUILD_KEY=$({
+	sha256sum <"$PATCH"
+	sha256sum <"$dsc"
+	printf '%s\n' "${CONFIGURE[@]}" "make blkid wipefs"
+	gcc -dumpfullversion -dumpmachine
+} | sha256sum | cut -c1-16)
+BUILT=$CACHE/blkid-build/$BUILD_KEY
 st=0
-(cd "$B" && ./autogen.sh && ./configure "${CONFIGURE[@]}" &&
-	make -j"$(nproc)" blkid wipefs) >"$W/build.log" 2>&1 ||
-	{ st=$?; tail -n 40 "$W/build.log" | diag; }
-ok "$st" "libblkid, blkid and wipefs build"
+if [ -e "$BUILT/.complete" ]; then
+	how="cached in $BUILT"
+else
+	how="built, kept in $BUILT"
+	(cd "$B" && ./autogen.sh && ./configure "${CONFIGURE[@]}" &&
+		make -j"$(nproc)" blkid wipefs) >"$W/build.log" 2>&1 ||
+		{ st=$?; tail -n 40 "$W/build.log" | diag; }
+	if [ "$st" -eq 0 ]; then
+		rm -rf "$CACHE/blkid-build"
+		mkdir -p "$BUILT.new"
+		cp -a "$B/.libs" "$BUILT.new/" && mv "$BUILT.new" "$BUILT" &&
+			touch "$BUILT/.complete" || st=$?
+	fi
+fi
+ok "$st" "libblkid, blkid and wipefs: $how"
 [ "$st" -eq 0 ] || bail
+B=$BUILT
 patched_libs() { uses_lib "$B/.libs/blkid" && uses_lib "$B/.libs/wipefs"; }
 t "patched blkid and wipefs load the patched libblkid" patched_libs
 
