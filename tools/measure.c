@@ -338,6 +338,7 @@ static enum plan_status as_speeds(struct plan_ctx *c, struct plan_meas *pm)
 	o->ctrl_mbps = o->ctrl_list[0];
 	o->have_disk_mbps = true;
 	o->have_ctrl_mbps = true;
+	o->wt_tolerance = MEAS_TOLERANCE;
 	return PLAN_OK;
 }
 

@@ -57,6 +57,15 @@ double meas_ctrl_limit(const double *alone, int n, double together);
 void meas_snap(double *v, int n);
 
 /*
+ * What the weights take the figures to be good to: meas_round() keeps
+ * two digits, half a step of which is 5 % at worst (0.5 in 10).  Weight
+ * vectors whose limits under the figures differ by less cannot be told
+ * apart by them, and --weights bandwidth takes the shortest cycle among
+ * them (wt_input.tolerance, weights.h).
+ */
+#define MEAS_TOLERANCE	0.05
+
+/*
  * @x to two significant digits (187.3 -> 190, 10.04 -> 10): what a
  * measurement can tell, and what the weights then go by, so that a
  * second measurement gives the same layout.

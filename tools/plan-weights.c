@@ -95,6 +95,7 @@ struct wt_input plan_wt_input(const struct plan_ctx *c, struct wt_member *wm,
 		.n = (u32)c->nmem, .m = wm,
 		.nctrl = (u32)c->nctrl, .ctrl_mbps = cm,
 		.chunk = (u32)chunk, .max_slots = wt_max_slots((u32)chunk),
+		.tolerance = c->opt.wt_tolerance,
 	};
 	int i;
 

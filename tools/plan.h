@@ -139,6 +139,8 @@ struct plan_opts {
 	/* the values, one per device (argument order) or per controller */
 	double *disk_list, *ctrl_list;
 	int ndisk, nctrl_mbps;
+	double wt_tolerance;	/* the speeds' error: MEAS_TOLERANCE when
+				 * measured, 0 when given */
 	enum wt_mode weights;
 	const char *weights_arg;
 	enum group_by group_by;

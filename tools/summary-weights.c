@@ -13,10 +13,18 @@
 
 static const char *how(const struct plan_ctx *c)
 {
+	static char within[128];
+
 	switch (c->opt.weights) {
 	case WT_CAPACITY:
 		return "by capacity: the most of the members' space";
 	case WT_BANDWIDTH:
+		if (c->opt.wt_tolerance > 0) {
+			snprintf(within, sizeof(within),
+				 "by bandwidth: the shortest cycle within %.0f %% of the fastest sequential streams, the measured figures' error",
+				 c->opt.wt_tolerance * 100);
+			return within;
+		}
 		return "by bandwidth: the fastest sequential streams, then the most space";
 	default:
 		return "as given, in table order";

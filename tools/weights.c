@@ -16,7 +16,9 @@
  *           leave room for W units is found by bisection, and then, for
  *           the t that ties with the best, the largest k as above; of
  *           the W that tie on space too, the one whose vector has the
- *           fewest disks at full speed, then the smallest.
+ *           fewest disks at full speed, then the smallest.  With a
+ *           tolerance (measured speeds): the smallest W whose best T is
+ *           within it of the best, with its most space at that T.
  *
  * The units left over once every member has 1 go, one by one, to the
  * member that is furthest below its ideal share (bandwidth) or that
@@ -339,6 +341,30 @@ static void ideal_shares(const struct wt_input *in, double e, double *ideal)
 	}
 }
 
+/*
+ * Measured speeds: the smallest W whose best T (@mbps[W]) is within the
+ * tolerance of @best; its vector with that T (to a tie) and the most
+ * space.
+ */
+static bool shortest_within(const struct wt_input *in, const u64 *u, u64 umin,
+			    const double *mbps, double best,
+			    const double *ideal, u32 *w)
+{
+	u32 cap[BDS_MAX_MEMBERS], gcap[BDS_MAX_MEMBERS], W, last = last_slots(in);
+	double tie;
+	u64 k;
+
+	for (W = in->n; W <= last; W++) {
+		if (mbps[W] < best * (1 - in->tolerance))
+			continue;
+		tie = mbps[W] * (1 - 1.0 / WT_TIE);
+		k = most_cycles(in, u, W, tie, umin, cap, gcap);
+		vector_at(in, u, W, mbps[W], tie, k, ideal, w);
+		return true;
+	}
+	return false;
+}
+
 bool wt_by_bandwidth(const struct wt_input *in, u32 *w)
 {
 	static double mbps[BDS_MAX_SLOTS + 1];
@@ -357,6 +383,8 @@ bool wt_by_bandwidth(const struct wt_input *in, u32 *w)
 		if (mbps[W] > best)
 			best = mbps[W];
 	}
+	if (in->tolerance > 1.0 / WT_TIE)
+		return shortest_within(in, u, umin, mbps, best, ideal, w);
 	/* of the vectors whose T ties with the best, the most space */
 	tie = best * (1 - 1.0 / WT_TIE);
 	for (W = in->n; W <= last; W++) {

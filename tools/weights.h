@@ -27,6 +27,14 @@
  * below that.  With members of equal size (capacity) or equal speed
  * on equally loaded controllers (bandwidth), every weight comes out 1.
  *
+ * Speeds that were measured are known only to a few per cent
+ * (wt_input.tolerance): a vector that fits their error exactly is no
+ * better than one of a shorter cycle within that error, and often worse
+ * on the real hardware (measured 9.2 : 7.5 gives 49 : 40, a cycle of
+ * 454 units, where the true 10 : 7.5 is 4 : 3).  So bandwidth then takes
+ * the smallest W whose best T is within the tolerance of the best of
+ * all, and of its vectors the one with that T and the most space.
+ *
  * The choices keep their work tables in static storage: one at a time.
  */
 #ifndef BDS_WEIGHTS_H
@@ -55,6 +63,8 @@ struct wt_input {
 	const double *ctrl_mbps;	/* per controller; 0: no limit */
 	u32 chunk;			/* stripe unit, sectors */
 	u32 max_slots;			/* W at most: wt_max_slots(chunk) */
+	double tolerance;		/* the speeds' relative error, for
+					 * measured ones; 0: given exactly */
 };
 
 /* What a weight vector gives. */

@@ -16,10 +16,12 @@
  *   T2 from noisy figures: the make bench T2 topology (10 disks of
  *                      10 MB/s on 8 controllers of 15 MB/s, 2 of them
  *                      with two disks) measured with +-4 % noise; the
- *                      limits found, snapped, feed tools/weights.c, whose
- *                      bandwidth weights are T2's (4 alone, 3 shared)
- *                      and reach >= 95 % of the limit the true caps
- *                      give (90 MB/s)
+ *                      limits found, snapped, feed tools/weights.c with
+ *                      MEAS_TOLERANCE, whose bandwidth weights give each
+ *                      disk alone 1/9 of the cycle and each shared
+ *                      controller 1/6 (the true caps' 10 : 15), in the
+ *                      shortest cycle that does (18), and reach >= 95 %
+ *                      of the limit the true caps give (90 MB/s)
  * Output is TAP; the last line is "N passed, N failed".
  */
 #include "../../tools/measure.h"
@@ -124,12 +126,17 @@ static void t2_from_noise(void)
 	for (k = 0; k < 8; k++)
 		ctrl[k] = meas_round(ctrl[k]);
 	in = (struct wt_input){ .n = 10, .m = m, .nctrl = 8, .ctrl_mbps = ctrl,
-				.chunk = 32, .max_slots = wt_max_slots(32) };
+				.chunk = 32, .max_slots = wt_max_slots(32),
+				.tolerance = MEAS_TOLERANCE };
 	check(wt_by_bandwidth(&in, w), "T2: weights from the measured figures");
-	for (i = 0; i < 10; i++)
-		shape = shape && w[i] * 3 == w[9] * (i < 6 ? 4 : 3);
-	check(shape, "T2: 4 for a disk alone on its controller, 3 for a shared one (%u,%u,%u,%u,%u,%u,%u,%u,%u,%u)",
-	      w[0], w[1], w[2], w[3], w[4], w[5], w[6], w[7], w[8], w[9]);
+	wt_evaluate(&in, w, &e);
+	for (i = 0; i < 6; i++)
+		shape = shape && w[i] * 9 == e.slots;
+	shape = shape && (w[6] + w[7]) * 6 == e.slots &&
+		(w[8] + w[9]) * 6 == e.slots;
+	check(shape && e.slots == 18, "T2: 1/9 of the cycle for a disk alone on its controller, 1/6 for a shared controller, W 18 (%u,%u,%u,%u,%u,%u,%u,%u,%u,%u; W %u)",
+	      w[0], w[1], w[2], w[3], w[4], w[5], w[6], w[7], w[8], w[9],
+	      e.slots);
 	/* judged against the true caps: 10 MB/s disks, 15 MB/s controllers */
 	for (i = 0; i < 10; i++)
 		m[i].mbps = 10;
