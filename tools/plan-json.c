@@ -111,12 +111,11 @@ static void json_notes(const struct plan_ctx *c)
 void plan_print_json(const struct plan_ctx *c, const struct plan_result *r)
 {
 	const struct bds_layout *l = &r->layout;
-	u64 chunk = r->chunk_b / SECTOR, per_cycle = 0, cycles;
-	int i, tight;
+	u64 chunk = r->chunk_b / SECTOR, per_cycle = 0;
+	int i;
 
 	for (i = 0; i < c->nmem; i++)
 		per_cycle += chunk * r->weight[i];
-	cycles = plan_label_cycles(c, r->weight, chunk, &tight);
 
 	printf("{\"output_version\": %d,\n  ", BDS_JSON_OUTPUT_VERSION);
 	printf("\"layout\": \"%s\", \"nr_members\": %u, \"chunk_sectors\": %llu, \"cycle_sectors\": %llu,\n",
@@ -128,9 +127,9 @@ void plan_print_json(const struct plan_ctx *c, const struct plan_result *r)
 	else
 		printf("  \"transfer_cycles\": null, ");
 	/* create's volume: 0 and the tightest member when it would refuse */
-	printf("\"size_sectors\": %llu, ", U(cycles * per_cycle));
-	json_key("no_room", cycles ? NULL : c->tbl[tight]->name, ",\n  ");
-	json_key("table", cycles ? c->labelled : NULL, ",\n  ");
+	printf("\"size_sectors\": %llu, ", U(c->labelled_length));
+	json_key("no_room", c->no_room, ",\n  ");
+	json_key("table", c->no_room ? NULL : c->labelled, ",\n  ");
 	printf("\"unlabelled_size_sectors\": %llu, ", U(r->length));
 	json_key("unlabelled_table", c->table, ",\n");
 	json_controllers(c);

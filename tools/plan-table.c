@@ -69,6 +69,7 @@ static enum plan_status labelled_line(struct plan_ctx *c,
 	}
 	cycles = plan_label_cycles(c, r->weight, chunk, &tight);
 	c->labelled_cycles = cycles;
+	c->labelled_length = cycles * per_cycle;
 	if (!cycles) {
 		c->no_room = c->tbl[tight]->name;
 		return PLAN_OK;

@@ -224,6 +224,7 @@ struct plan_ctx {
 	char labelled[65536];
 	const char *no_room;
 	u64 labelled_cycles;	/* the cycles of its volume */
+	u64 labelled_length;	/* its sectors: 0 with no_room */
 	size_t table_words;		/* where its target's words start */
 	char *why;			/* why the plan stopped (allocated) */
 	bool said;			/* ... and it is on stderr already */

@@ -364,22 +364,19 @@ static void print_groups(const struct plan_ctx *c)
 static void print_labelled(const struct plan_ctx *c,
 			   const struct plan_result *r)
 {
-	u64 chunk = r->chunk_b / SECTOR, cycles, lo = UINT64_MAX, hi = 0, off;
-	u64 per_cycle = 0;
+	u64 chunk = r->chunk_b / SECTOR, lo = UINT64_MAX, hi = 0, off;
 	char s1[48], s2[32];
-	int i, tight;
+	int i;
 
+	if (c->no_room) {
+		printf("  (it would refuse: %s has no room for a whole stripe unit after its labels)\n",
+		       c->no_room);
+		return;
+	}
 	for (i = 0; i < c->nmem; i++) {
 		off = bds_label_data_offset((u32)chunk, c->tbl[i]->pbs / 512);
 		lo = off < lo ? off : lo;
 		hi = off > hi ? off : hi;
-		per_cycle += chunk * r->weight[i];
-	}
-	cycles = plan_label_cycles(c, r->weight, chunk, &tight);
-	if (!cycles) {
-		printf("  (it would refuse: %s has no room for a whole stripe unit after its labels)\n",
-		       c->tbl[tight]->name);
-		return;
 	}
 	if (lo == hi)
 		snprintf(s1, sizeof(s1), "%llu", (unsigned long long)lo);
@@ -391,8 +388,8 @@ static void print_labelled(const struct plan_ctx *c,
 	       "  where the table %s, from sector 0 to the end, has %llu\n",
 	       c->opt.unlabelled ? "which puts" :
 	       "which makes the table above: it puts", s1,
-	       bds_human(cycles * per_cycle * SECTOR, s2, sizeof(s2)),
-	       (unsigned long long)(cycles * per_cycle),
+	       bds_human(c->labelled_length * SECTOR, s2, sizeof(s2)),
+	       (unsigned long long)c->labelled_length,
 	       c->opt.unlabelled ? "above" : "over whole devices (--unlabelled)",
 	       (unsigned long long)(r->labelled ? r->whole_length : r->length));
 	if (!c->opt.unlabelled)
