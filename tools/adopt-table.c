@@ -12,9 +12,11 @@
  * dmsetup.  So the order is: stripe units read through the table, the
  * table removed, both label copies of every member written, the volume
  * created under NAME and the units read again.  Cut short before the
- * last label, bdsadm assemble refuses the volume (a member missing) and
- * the table can be made again as it was (the refusal and the log give
- * it); the data is not moved.  Any failure after the table is removed
+ * last label, bdsadm assemble refuses the volume (a member missing,
+ * naming the unlabelled disk with its serial: assemble-cmd.c) and the
+ * table can be made again as it was, and adopted again; the data is not
+ * moved (tests/vm/t/adopt-table-cut-after-one-label-keeps-data.sh).
+ * Any failure after the table is removed
  * erases the labels written and loads the table again.
  */
 #define _GNU_SOURCE

@@ -20,6 +20,7 @@
  */
 #define _GNU_SOURCE
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
@@ -39,6 +40,7 @@
 #include "replace.h"
 #include "run-lock.h"
 #include "scan.h"
+#include "sysfs.h"
 #include "systemd.h"
 #include "volume.h"
 
@@ -561,12 +563,47 @@ static bool finish_adoptions(const struct asm_ctx *c)
 	return wrote;
 }
 
+/*
+ * A disk here with @serial and no label at all, into @node; false when
+ * none.  A member missing while its own disk is attached is what an
+ * adopt --from-table cut short leaves (tools/adopt-table.c).
+ */
+static bool unlabelled_by_serial(const char *serial, char *node, size_t sz)
+{
+	struct bds_dev_labels *dl;
+	char dir[PATH_MAX], s[NAME_SZ];
+	struct bds_dev d;
+	struct dirent *e;
+	bool found = false;
+	DIR *sb;
+
+	if (!serial[0] || !(sb = opendir("/sys/block")))
+		return false;
+	dl = malloc(sizeof(*dl));
+	while (dl && !found && (e = readdir(sb))) {
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(dir, sizeof(dir), "/sys/block/%s", e->d_name);
+		disk_serial(dir, s, sizeof(s));
+		if (strcmp(s, serial))
+			continue;
+		snprintf(node, sz, "/dev/%s", e->d_name);
+		if (bds_dev_open(&d, node, false, NULL, 0))
+			continue;
+		found = !bds_labels_read(&d, dl) && dl->pick == -1;
+		bds_dev_close(&d);
+	}
+	free(dl);
+	closedir(sb);
+	return found;
+}
+
 static enum asm_outcome decide_and_assemble(const struct asm_ctx *c,
 					    const char *name, const u8 *uuid)
 {
 	struct bds_asm_result r;
 	char msg[4096], dmuuid[BDS_DM_UUID_SZ], active[BDS_DM_NAME_SZ];
-	char dm[BDS_DM_NAME_SZ + 8];
+	char dm[BDS_DM_NAME_SZ + 8], node[PATH_MAX];
 	enum asm_outcome o;
 
 	if (!adoption_done(c, name, uuid))
@@ -576,6 +613,10 @@ static enum asm_outcome decide_and_assemble(const struct asm_ctx *c,
 			    &r) != BDS_ASM_OK) {
 		bds_asm_message(&r, msg, sizeof(msg));
 		bds_err("%s", msg);
+		if (r.verdict == BDS_ASM_MISSING &&
+		    unlabelled_by_serial(r.serial, node, sizeof(node)))
+			bds_err("volume %s: %s has member %u's serial (%s) and no bds-stripe label: was 'bdsadm adopt %s --from-table' cut short? Its data is where the table put it: make that table again over the same disks and run the adopt again",
+				r.name, node, r.position, r.serial, r.name);
 		return ASM_FAILED;
 	}
 	bds_volume_dm_uuid(r.label, dmuuid, sizeof(dmuuid));
