@@ -39,6 +39,7 @@ mkdir -p "$src"
 # The tree as git sees it (tracked and new files, not ignored build output);
 # without git, everything but results/.
 if git -C "$top" rev-parse --git-dir >/dev/null 2>&1; then
+	# shellcheck disable=SC2016 # the inner shell (xargs sh -c) expands $f
 	(cd "$top" && git ls-files -z -c -o --exclude-standard |
 		xargs -0 sh -c 'for f; do [ -e "$f" ] && printf "%s\0" "$f"; done' sh |
 		cpio -0 -pdm --quiet "$src")
@@ -72,4 +73,4 @@ if [ -s "$out/lintian.txt" ]; then
 else
 	log "lintian: no tags"
 fi
-[ $rc -eq 0 ] || die "lintian failed (exit $rc)"
+[ "$rc" -eq 0 ] || die "lintian failed (exit $rc)"

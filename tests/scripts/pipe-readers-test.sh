@@ -19,7 +19,7 @@ set -u
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
 lib=${1:-$top/tests/vm/apt-lib.sh}
-# shellcheck source=../vm/apt-lib.sh
+# shellcheck source=tests/vm/apt-lib.sh
 . "$lib"
 
 npass=0 nfail=0
@@ -51,6 +51,7 @@ HEADER_RECORD='Package: linux-headers-6.1.0-99-amd64
 Version: 6.1.999-1
 Depends: linux-headers-6.1.0-99-common (= 6.1.999-1), linux-kbuild-6.1 (= 6.1.999-1), libc6'
 
+# shellcheck disable=SC2317 # called by apt-lib.sh's functions
 apt_q() { spew "$IMAGE_RECORD"; }
 sid_cache() { spew "$IMAGE_RECORD"; }
 apt-cache() { spew "$IMAGE_RECORD"; }
