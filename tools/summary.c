@@ -383,9 +383,10 @@ static void print_labelled(const struct plan_ctx *c,
 	else
 		snprintf(s1, sizeof(s1), "%llu to %llu", (unsigned long long)lo,
 			 (unsigned long long)hi);
-	printf("  %s the data at sector %s of each member and keeps the end\n"
-	       "  for the label's backup copy: the volume holds %s (%llu sectors),\n"
-	       "  where the table %s, from sector 0 to the end, has %llu\n",
+	printf("  %s the data at sector %s of each\n"
+	       "  member and keeps the end for the label's backup copy: the volume\n"
+	       "  holds %s (%llu sectors), where the table\n"
+	       "  %s, from sector 0 to the end, has %llu\n",
 	       c->opt.unlabelled ? "which puts" :
 	       "which makes the table above: it puts", s1,
 	       bds_human(c->labelled_length * SECTOR, s2, sizeof(s2)),
