@@ -88,6 +88,7 @@ unit-scripts:
 	tests/scripts/kmemleak-charge-test.sh
 	tests/scripts/tree-check.sh
 	tests/scripts/readme-commands-check.sh
+	tests/bench/report-model-test.sh
 
 unit-libbds:
 	$(MAKE) -C tests/libbds check

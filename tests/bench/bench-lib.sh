@@ -236,7 +236,20 @@ bench_info() { echo "info:$1=$2"; }
 # bds $MEMBERS`; its table and order are recorded as PREFIX_bds_table and
 # PREFIX_bds_order), dm striped and md raid0 (both over $MEMBERS in that
 # order, unit $CHUNK bytes), one after the other, each removed after use.
+# BENCH_ROUNDS times (default 3), interleaved: bds striped md, bds striped
+# md, ..., so that a change of the host's load in the meantime hits the
+# three alike.  Every round emits its own csv lines; the reports take
+# the median of the rounds and show min-max (PREFIX_rounds says how many).
 bench_each_target() {
+	_pfx=$1 _fn=$2 _round=0
+	shift 2
+	bench_info "${_pfx}_rounds" "${BENCH_ROUNDS:-3}"
+	while [ "$_round" -lt "${BENCH_ROUNDS:-3}" ]; do
+		_round=$((_round + 1))
+		bench_each_target_once "$_pfx" "$_fn" "$@"
+	done
+}
+bench_each_target_once() {
 	_pfx=$1 _fn=$2
 	shift 2
 	# shellcheck disable=SC2086 # one word per member

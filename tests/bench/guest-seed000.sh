@@ -22,7 +22,7 @@
 # Run by tests/bench/run-bench (one vCPU).
 #
 # topology: backing=model latency=1000 path=1000 size=1G ctl=40000000:2x10000000 ctl=40000000:2x10000000 ctl=40000000:2x10000000 ctl=40000000:2x10000000 ctl=40000000:2x10000000
-# timeout: 1200
+# timeout: 3600
 # memory: 1024
 # smp: 1
 

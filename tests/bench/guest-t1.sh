@@ -18,7 +18,7 @@
 # data.
 #
 # topology: size=4G ctl=40000000:4x20000000 ctl=40000000:4x20000000
-# timeout: 900
+# timeout: 2700
 # memory: 1536
 # smp: 1
 

@@ -21,7 +21,7 @@
 # lets short bursts through, so the measured figures are higher).
 #
 # topology: size=2G backing=null ctl=15000000:1x10000000 ctl=15000000:1x10000000 ctl=15000000:1x10000000 ctl=15000000:1x10000000 ctl=15000000:1x10000000 ctl=15000000:1x10000000 ctl=15000000:2x10000000 ctl=15000000:2x10000000
-# timeout: 600
+# timeout: 1800
 # memory: 1024
 # smp: 1
 
