@@ -268,6 +268,22 @@ static void brute_one(const u32 *v, void *arg)
 		b->min_w = e.slots;
 }
 
+/* A random small case: 2 to 4 members on 2 controllers, W at most 6..35. */
+static u32 small_case(struct wt_input *in)
+{
+	u32 n = 2 + (u32)(rnd() % 3), m;
+
+	for (m = 0; m < n; m++)
+		mem[m] = (struct wt_member){
+			128 * (1000 + rnd() % 40000), 50 + rnd() % 200,
+			(u32)(rnd() % 2) };
+	ctrl[0] = 100 + rnd() % 300;
+	ctrl[1] = rnd() % 2 ? 0 : 100 + rnd() % 300;
+	*in = input(n, 2, 128);
+	in->max_slots = 6 + (u32)(rnd() % 30);
+	return n;
+}
+
 /*
  * Small cases against every vector: T within 0.1 % of the best (by
  * bandwidth), then the space within 0.1 % of the most among those, and
@@ -278,19 +294,11 @@ static void brute_force(bool bw)
 	int i, wrong = 0, more_sat = 0;
 
 	for (i = 0; i < 150; i++) {
-		u32 n = 2 + (u32)(rnd() % 3), m, v[4];
 		struct brute b = { .bw = bw, .min_w = ~0U, .min_sat = ~0U };
 		struct wt_input in;
 		struct wt_eval e;
+		u32 n = small_case(&in), v[4];
 
-		for (m = 0; m < n; m++)
-			mem[m] = (struct wt_member){
-				128 * (1000 + rnd() % 40000), 50 + rnd() % 200,
-				(u32)(rnd() % 2) };
-		ctrl[0] = 100 + rnd() % 300;
-		ctrl[1] = rnd() % 2 ? 0 : 100 + rnd() % 300;
-		in = input(n, 2, 128);
-		in.max_slots = 6 + (u32)(rnd() % 30);
 		if (!(bw ? wt_by_bandwidth(&in, w) : wt_by_capacity(&in, w))) {
 			wrong++;
 			continue;
@@ -355,20 +363,12 @@ static void brute_tolerance(void)
 	int i, wrong = 0, shorter = 0;
 
 	for (i = 0; i < 150; i++) {
-		u32 n = 2 + (u32)(rnd() % 3), m, v[4], W;
 		struct brute_tol b = { .at = 0 };
 		struct wt_input in, exact;
 		struct wt_eval e, ex;
+		u32 n = small_case(&in), v[4], W;
 		double best = 0;
 
-		for (m = 0; m < n; m++)
-			mem[m] = (struct wt_member){
-				128 * (1000 + rnd() % 40000), 50 + rnd() % 200,
-				(u32)(rnd() % 2) };
-		ctrl[0] = 100 + rnd() % 300;
-		ctrl[1] = rnd() % 2 ? 0 : 100 + rnd() % 300;
-		in = input(n, 2, 128);
-		in.max_slots = 6 + (u32)(rnd() % 30);
 		exact = in;
 		in.tolerance = 0.05;
 		if (!wt_by_bandwidth(&exact, w)) {

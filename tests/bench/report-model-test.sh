@@ -64,21 +64,14 @@ st=0
 make_run 3 || st=$?
 ok "$st" "report-model runs on three rounds"
 S=$W/3/summary.md
-overlap() {
-	has "$S" "| 64K | 11.00 (10.00-12.00) | 12.50 (11.50-13.00) |" &&
-		has "$S" "| ~0.88 |"
-}
-t "overlapping ranges: medians with min-max, the ratio marked ~ (no difference)" overlap
-above() {
-	has "$S" "| 128K | 21.00 (20.00-22.00) | 16.00 (15.00-17.00) |" &&
-		has "$S" "| 1.31 |"
-}
-t "ranges apart, above: the ratio without ~" above
-below() {
-	has "$S" "| 192K | 6.00 (5.00-7.00) | 10.00 (9.00-11.00) |" &&
-		has "$S" "| 0.60 |"
-}
-t "ranges apart, below: the ratio without ~" below
+# row_and_ratio ROW RATIO: the table has the row's cells and the ratio
+row_and_ratio() { has "$S" "$1" && has "$S" "$2"; }
+t "overlapping ranges: medians with min-max, the ratio marked ~ (no difference)" \
+	row_and_ratio "| 64K | 11.00 (10.00-12.00) | 12.50 (11.50-13.00) |" "| ~0.88 |"
+t "ranges apart, above: the ratio without ~" \
+	row_and_ratio "| 128K | 21.00 (20.00-22.00) | 16.00 (15.00-17.00) |" "| 1.31 |"
+t "ranges apart, below: the ratio without ~" \
+	row_and_ratio "| 192K | 6.00 (5.00-7.00) | 10.00 (9.00-11.00) |" "| 0.60 |"
 t "the differences line counts one point each way and one without" \
 	has "$S" "- seed000: bds-stripe above striped beyond the spread at 1 points, below at 1, no difference at 1"
 t "the summary says the figures are medians of 3 rounds" \
