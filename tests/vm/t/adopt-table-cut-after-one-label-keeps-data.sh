@@ -38,15 +38,6 @@ table() {
 	done
 	echo "$_t"
 }
-# ends DEV...: a digest of the first 16 KiB and the last 64 KiB of each
-ends() {
-	for _d in "$@"; do
-		_sz=$(blockdev --getsz "$_d")
-		dd if="$_d" bs=16K count=1 iflag=direct 2>/dev/null | sha256sum
-		dd if="$_d" bs=64K skip=$((_sz * 512 - 65536)) count=65536 \
-			iflag=direct,skip_bytes,count_bytes 2>/dev/null | sha256sum
-	done | tr -d ' \n-'
-}
 
 bds_load_module
 if [ "$BDS_BOOT" = 1 ]; then
@@ -76,7 +67,7 @@ done
 # shellcheck disable=SC2086 # one word per member
 set -- $_order
 log "the table's members, renamed: $*"
-_before=$(ends "$@")
+_before=$(bds_member_ends "$@")
 bdsadm examine "$1" >/tmp/examine.out 2>&1
 expect_eq "$?" 0 "the first member carries the label written before the cut"
 cat /tmp/examine.out
@@ -90,7 +81,7 @@ check "assemble makes no volume of one member in four (exit $_rc)" \
 _s1=$(bds_serial "$2")
 check "it names $2, with member 1's serial ($_s1) and no label, and the adopt cut short" \
 	grep -q "volume vol: /dev/[a-z]* has member 1's serial ($_s1) and no bds-stripe label: was 'bdsadm adopt vol --from-table' cut short?" /tmp/asm.out
-expect_eq "$(ends "$@")" "$_before" "assemble wrote nothing to the members"
+expect_eq "$(bds_member_ends "$@")" "$_before" "assemble wrote nothing to the members"
 
 log "+ dmsetup create st (as before the cut): $(table "$@")"
 table "$@" | dmsetup create st || fail "dmsetup create st"
