@@ -19,7 +19,7 @@
 # Run by tests/bench/run-bench (one vCPU).
 #
 # topology: backing=model latency=1000 path=1000 size=1G ctl=1x10000000 ctl=15000000:2x10000000 latency=0 ctl=1
-# timeout: 900
+# timeout: 1200
 # memory: 1024
 # smp: 1
 

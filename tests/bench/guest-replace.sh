@@ -20,7 +20,7 @@
 # while a member is copied.  Run by tests/bench/run-bench (one vCPU).
 #
 # topology: size=1G ctl=80000000:2x40000000 ctl=80000000:2x40000000
-# timeout: 900
+# timeout: 1200
 # memory: 1024
 # smp: 1
 

@@ -19,7 +19,7 @@
 # Run by tests/bench/run-bench (one vCPU).
 #
 # topology: backing=null ctl=80000000:2x20000000/size=1G+2x20000000/size=2G ctl=80000000:2x20000000/size=1G+2x20000000/size=2G
-# timeout: 900
+# timeout: 1200
 # memory: 1024
 # smp: 1
 
