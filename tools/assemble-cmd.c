@@ -564,14 +564,16 @@ static bool finish_adoptions(const struct asm_ctx *c)
 }
 
 /*
- * A disk here with @serial and no label at all, into @node; false when
- * none.  A member missing while its own disk is attached is what an
- * adopt --from-table cut short leaves (tools/adopt-table.c).
+ * A whole disk here with @serial, no partitions and no label at all,
+ * into @node; false when none.  A member missing while its own disk is
+ * attached is what an adopt --from-table cut short leaves
+ * (tools/adopt-table.c).  A disk with partitions is left out: a member
+ * on one of them has the disk's serial too.
  */
 static bool unlabelled_by_serial(const char *serial, char *node, size_t sz)
 {
 	struct bds_dev_labels *dl;
-	char dir[PATH_MAX], s[NAME_SZ];
+	char dir[PATH_MAX], s[NAME_SZ], parts[LIST_SZ];
 	struct bds_dev d;
 	struct dirent *e;
 	bool found = false;
@@ -585,7 +587,8 @@ static bool unlabelled_by_serial(const char *serial, char *node, size_t sz)
 			continue;
 		snprintf(dir, sizeof(dir), "/sys/block/%s", e->d_name);
 		disk_serial(dir, s, sizeof(s));
-		if (strcmp(s, serial))
+		list_partitions(dir, parts, sizeof(parts));
+		if (strcmp(s, serial) || parts[0])
 			continue;
 		snprintf(node, sz, "/dev/%s", e->d_name);
 		if (bds_dev_open(&d, node, false, NULL, 0))
