@@ -82,9 +82,11 @@ U=$(dmsetup info -c --noheadings -o uuid $VOL | sed 's/^BDS-//')
 SIZE=$(bds_sectors /dev/mapper/$VOL)
 log "volume $VOL: UUID $U, $SIZE sectors; table: $(dmsetup table $VOL)"
 # plan says what create makes: the labelled volume's size, not its
-# unlabelled table's
-expect_eq "$(sed -n 's/.*the volume holds [^(]* (\([0-9]*\) sectors),.*/\1/p' /tmp/plan.txt)" \
-	"$SIZE" "plan: the size of the volume bdsadm create makes"
+# unlabelled table's (its "Usable size", and the first line's length)
+expect_eq "$(sed -n 's/^Usable size: *[^(]* (\([0-9]*\) sectors).*/\1/p' /tmp/plan.txt)" \
+	"$SIZE" "plan: the usable size is that of the volume bdsadm create makes"
+expect_eq "$(sed -n '1s/^0 \([0-9]*\) bds-stripe .*/\1/p' /tmp/plan.txt)" \
+	"$SIZE" "plan: its table's length is that of the volume bdsadm create makes"
 
 # --- list, active -------------------------------------------------------------------
 bdsadm_to $L list
