@@ -15,7 +15,7 @@ enum bds_adopt_verdict bds_adopt_decide(const struct bds_found *found,
 					size_t n, const u8 *uuid,
 					struct bds_adopt_result *r)
 {
-	bool adopting = false;
+	bool adopting = false, md = false;
 	u32 p, nr = 0;
 	size_t i;
 
@@ -34,15 +34,22 @@ enum bds_adopt_verdict bds_adopt_decide(const struct bds_found *found,
 	if (!adopting)
 		return r->verdict = BDS_ADOPT_NONE;
 	/*
-	 * No primary of ours: every member's primary place still holds md's
-	 * superblock (adopt has not reached step 2, or release's mdadm
-	 * wrote them all), whichever members carry a marked backup.
+	 * No primary of ours and md's superblock on a member: every
+	 * member's primary place still holds md's superblock (adopt has not
+	 * reached step 2, or release's mdadm wrote them all), whichever
+	 * members carry a marked backup.  No primary of ours and no md
+	 * superblock: an adopt --from-table cut among its backups (it
+	 * refuses members that hold any signature): nothing else can take
+	 * the disks, and the marked backups are the volume.
 	 */
 	for (i = 0; i < n; i++)
-		if (!memcmp(found[i].label.volume_uuid, uuid, BDS_UUID_LEN))
+		if (!memcmp(found[i].label.volume_uuid, uuid, BDS_UUID_LEN)) {
 			r->nr_primary += found[i].copy == 0;
-	if (!r->nr_primary)
+			md |= found[i].md_superblock;
+		}
+	if (!r->nr_primary && md)
 		return r->verdict = BDS_ADOPT_MD_WHOLE;
+	r->from_table = !r->nr_primary;
 	nr = r->label->nr_members;
 	for (i = 0; i < n; i++) {
 		const struct bds_label *l = &found[i].label;
@@ -73,6 +80,9 @@ enum bds_adopt_verdict bds_adopt_decide(const struct bds_found *found,
 void bds_adopt_message(const struct bds_adopt_result *r, char *buf, size_t sz)
 {
 	const struct bds_label *l = r->label;
+	const char *what = r->from_table ?
+			   "an adoption from a table (bdsadm adopt --from-table)" :
+			   "a change between md and bds-stripe";
 	char vu[37];
 
 	buf[0] = '\0';
@@ -88,20 +98,30 @@ void bds_adopt_message(const struct bds_adopt_result *r, char *buf, size_t sz)
 		break;
 	case BDS_ADOPT_INCOMPLETE:
 		if (r->dev2 && r->dev)
-			snprintf(buf, sz, "volume %s (%s): a change between md and bds-stripe was cut short, and member %u is claimed by both %s and %s: it is finished only over one device per member; nothing was written",
-				 l->name, vu, r->position, r->dev, r->dev2);
+			snprintf(buf, sz, "volume %s (%s): %s was cut short, and member %u is claimed by both %s and %s: it is finished only over one device per member; nothing was written",
+				 l->name, vu, what, r->position, r->dev, r->dev2);
 		else if (r->dev2)
-			snprintf(buf, sz, "volume %s (%s): a change between md and bds-stripe was cut short, and %s carries a label of another generation or member count: it is finished only over the set adopt wrote; nothing was written",
-				 l->name, vu, r->dev2);
+			snprintf(buf, sz, "volume %s (%s): %s was cut short, and %s carries a label of another generation or member count: it is finished only over the set adopt wrote; nothing was written",
+				 l->name, vu, what, r->dev2);
+		else if (r->from_table)
+			snprintf(buf, sz, "volume %s (%s): %s was cut short, and member %u (serial %s) is missing or has no label yet: attach it; if its disk is here without a label, make the table again over the same disks and run 'bdsadm adopt %s --from-table' again; nothing was written",
+				 l->name, vu, what, r->position,
+				 l->serial[r->position][0] ?
+				 l->serial[r->position] : "unknown", l->name);
 		else
-			snprintf(buf, sz, "volume %s (%s): a change between md and bds-stripe was cut short, and member %u (serial %s) is missing: it is finished once every member is there; nothing was written",
-				 l->name, vu, r->position,
+			snprintf(buf, sz, "volume %s (%s): %s was cut short, and member %u (serial %s) is missing: it is finished once every member is there; nothing was written",
+				 l->name, vu, what, r->position,
 				 l->serial[r->position][0] ?
 				 l->serial[r->position] : "unknown");
 		break;
 	case BDS_ADOPT_FINISH:
-		snprintf(buf, sz, "volume %s (%s): a change between md and bds-stripe (bdsadm adopt or release) was cut short with %u of %u members' primary labels bds-stripe's: md cannot assemble the array; 'bdsadm assemble %s' (or the boot unit) makes it the volume again; udev's path writes to no disk",
-			 l->name, vu, r->nr_primary, l->nr_members, l->name);
+		if (r->from_table)
+			snprintf(buf, sz, "volume %s (%s): 'bdsadm adopt %s --from-table' was cut short after every member's backup label, and no member holds an md superblock; 'bdsadm assemble %s' (or the boot unit) finishes it; udev's path writes to no disk",
+				 l->name, vu, l->name, l->name);
+		else
+			snprintf(buf, sz, "volume %s (%s): a change between md and bds-stripe (bdsadm adopt or release) was cut short with %u of %u members' primary labels bds-stripe's: md cannot assemble the array; 'bdsadm assemble %s' (or the boot unit) makes it the volume again; udev's path writes to no disk",
+				 l->name, vu, r->nr_primary, l->nr_members,
+				 l->name);
 		break;
 	}
 }
@@ -159,8 +179,10 @@ int bds_adopt_finish(const struct bds_found *found,
 		if (f->adopting && write_one(f, false))
 			return -1;
 	}
-	bds_info("volume %s: a change between md and bds-stripe was cut short; finished as the volume from its backup labels (%u primary labels written, every backup without ADOPT)",
-	       r->label->name, wrote);
+	bds_info("volume %s: %s was cut short; finished as the volume from its backup labels (%u primary labels written, every backup without ADOPT)",
+		 r->label->name, r->from_table ?
+		 "an adoption from a table" :
+		 "a change between md and bds-stripe", wrote);
 	fflush(stdout);
 	return 0;
 }

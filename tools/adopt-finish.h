@@ -12,7 +12,13 @@
  *   - some member's primary is ours: md can no longer assemble the
  *     array, and every member's label is known, from its primary or
  *     its backup: assemble finishes the adoption (FINISH), once every
- *     position is there exactly once (else INCOMPLETE).
+ *     position is there exactly once (else INCOMPLETE);
+ *   - no member's primary is ours and no member holds md's superblock:
+ *     adopt --from-table (adopt-table.c), which writes in the same
+ *     order, was cut among its backups; the table it removed is all
+ *     that placed the data, and the marked backups say where it lies:
+ *     FINISH from the backups alone once every position is there
+ *     exactly once (else INCOMPLETE), from_table set.
  * The decision is pure (tests/bdsadm/test-assemble.c); the writing is
  * bds_adopt_finish().
  */
@@ -35,6 +41,7 @@ struct bds_adopt_result {
 	const char *dev, *dev2;		/* INCOMPLETE: who claims it */
 	u32 nr_primary;			/* members whose primary is ours */
 	bool backup_only;		/* every member's primary is ours */
+	bool from_table;		/* no primary ours, no md superblock */
 	int member[BDS_MAX_MEMBERS];	/* found[] index, by position */
 };
 

@@ -10,12 +10,18 @@
  *
  * The table is not persistent: nothing assembles it but the admin's own
  * dmsetup.  So the order is: stripe units read through the table, the
- * table removed, both label copies of every member written, the volume
- * created under NAME and the units read again.  Cut short before the
- * last label, bdsadm assemble refuses the volume (a member missing,
- * naming the unlabelled disk with its serial: assemble-cmd.c) and the
- * table can be made again as it was, and adopted again; the data is not
- * moved (tests/vm/t/adopt-table-cut-after-one-label-keeps-data.sh).
+ * table removed, the labels written in adopt's three steps (every backup
+ * with ADOPT, every primary, every backup without it:
+ * adopt_write_steps()), the volume created under NAME and the units read
+ * again.  Cut short, the data is not moved, and:
+ *   - among the marked backups: bdsadm assemble refuses the volume (a
+ *     member without a label, named by its serial: assemble-cmd.c); the
+ *     table can be made again as it was, and adopted again
+ *     (tests/vm/t/adopt-table-cut-after-one-backup-keeps-data.sh);
+ *   - once every backup is written: bdsadm assemble finishes the
+ *     adoption by itself, as after a cut one from md, no md superblock
+ *     standing in the way (adopt-finish.c;
+ *     tests/vm/t/adopt-table-cut-after-every-backup-is-finished-by-assemble.sh).
  * Any failure after the table is removed
  * erases the labels written and loads the table again.
  */
@@ -244,15 +250,18 @@ static void put_back(struct adopt_ctx *c, const struct table_src *t, u32 n,
 			c->name, c->from_table, U(t->len), t->type, params);
 }
 
-/* Both copies on every member, the table gone; undone on failure. */
+/*
+ * The labels in adopt's order (adopt_write_steps(): every backup with
+ * ADOPT, every primary, every backup without it), the table gone;
+ * undone on failure.
+ */
 static int write_labels(struct adopt_ctx *c, const struct table_src *t,
 			const char *params)
 {
 	struct bds_dev_labels *dl = malloc(sizeof(*dl));
-	struct bds_label_id was;
-	struct bds_label l;
+	struct bds_label_id was[BDS_MAX_MEMBERS];
+	u32 i, n = t->a.nr_members;
 	char why[512];
-	u32 i;
 	int rc = 0;
 
 	if (!dl)
@@ -262,26 +271,33 @@ static int write_labels(struct adopt_ctx *c, const struct table_src *t,
 		return adopt_refuse(c, "cannot remove /dev/mapper/%s (is it in use?)",
 				    c->from_table);
 	}
-	for (i = 0; i < t->a.nr_members && !rc; i++) {
+	for (i = 0; i < n && !rc; i++) {
 		rc = bds_dev_open(&c->d[i], t->node[i], true, why, sizeof(why));
-		if (!rc) {
-			rc = bds_labels_read(&c->d[i], dl);
-			bds_label_id_held(&was, dl);
-			adopt_member_label(c, i, &l);
-			if (!rc)
-				rc = bds_labels_write(&c->d[i], &was, &l);
+		if (!rc && bds_labels_read(&c->d[i], dl)) {
+			snprintf(why, sizeof(why), "%s: cannot read its labels",
+				 t->node[i]);
 			bds_dev_close(&c->d[i]);
-			if (rc)
-				snprintf(why, sizeof(why), "%s: writing its label failed: %s",
-					 t->node[i], bds_label_io_error(rc));
+			rc = -EIO;
 		}
-		if (!i && !rc)
-			rpl_crash_point("adopt-table-labelled-1");
+		if (!rc)
+			bds_label_id_held(&was[i], dl);
 	}
 	free(dl);
+	if (rc) {
+		while (--i > 0)
+			bds_dev_close(&c->d[i - 1]);
+		put_back(c, t, 0, params);
+		return adopt_refuse(c, "%s; /dev/mapper/%s was loaded again",
+				    why, c->from_table);
+	}
+	if (adopt_write_steps(c, n, was, "adopt-table", &rc, &i))
+		snprintf(why, sizeof(why), "%s: writing its label failed: %s",
+			 t->node[i], bds_label_io_error(rc));
+	for (i = 0; i < n; i++)
+		bds_dev_close(&c->d[i]);
 	if (!rc)
 		return BDS_EXIT_OK;
-	put_back(c, t, i, params);
+	put_back(c, t, n, params);
 	return adopt_refuse(c, "%s; the labels written were erased and /dev/mapper/%s loaded again",
 			    why, c->from_table);
 }

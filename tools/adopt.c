@@ -314,6 +314,49 @@ static void close_members(struct adopt_ctx *c, u32 n)
 		bds_dev_close(&c->d[i]);
 }
 
+static void step_point(const char *pfx, int step, bool first)
+{
+	static const char *const name[2][3] = {
+		{ "backups", "primaries", "labelled" },
+		{ "backup-1", "primary-1", "final-1" },
+	};
+	char point[64];
+
+	snprintf(point, sizeof(point), "%s-%s", pfx, name[first][step - 1]);
+	rpl_crash_point(point);
+}
+
+int adopt_write_steps(struct adopt_ctx *c, u32 n, struct bds_label_id *was,
+		      const char *pfx, int *err, u32 *at)
+{
+	struct bds_label l;
+	u32 i;
+	int step;
+
+	for (step = 1; step <= 3; step++) {
+		for (i = 0; i < n; i++) {
+			adopt_member_label(c, i, &l);
+			if (step == 1) {
+				l.incompat |= BDS_LABEL_INCOMPAT_ADOPT;
+				*err = bds_label_write_backup(&c->d[i], &was[i], &l);
+			} else if (step == 2) {
+				*err = bds_label_write_primary(&c->d[i], &was[i], &l);
+			} else {
+				*err = bds_label_write_backup(&c->d[i], &was[i], &l);
+			}
+			if (*err) {
+				*at = i;
+				return step;
+			}
+			bds_label_id_of(&was[i], &l);
+			if (!i)
+				step_point(pfx, step, true);
+		}
+		step_point(pfx, step, false);
+	}
+	return 0;
+}
+
 /*
  * Write the labels, in this order, each copy synced before the next:
  *   1. every member's backup copy, with incompat ADOPT: md's superblocks
@@ -327,11 +370,10 @@ static void close_members(struct adopt_ctx *c, u32 n)
 static int adopt_write(struct adopt_ctx *c)
 {
 	struct bds_dev_labels *dl = malloc(sizeof(*dl));
-	struct bds_label_id was[BDS_MAX_MEMBERS], now;
-	struct bds_label l;
+	struct bds_label_id was[BDS_MAX_MEMBERS];
 	char why[512];
 	u32 i, n = c->md.raid_disks;
-	int rc = 0, step, failed = 0;
+	int rc = 0, failed;
 
 	if (!dl)
 		return adopt_refuse(c, "out of memory");
@@ -355,35 +397,9 @@ static int adopt_write(struct adopt_ctx *c)
 	}
 	free(dl);
 	rc = 0;
-	for (step = 1; step <= 3 && !rc; step++) {
-		for (i = 0; i < n; i++) {
-			adopt_member_label(c, i, &l);
-			if (step == 1) {
-				l.incompat |= BDS_LABEL_INCOMPAT_ADOPT;
-				rc = bds_label_write_backup(&c->d[i], &was[i], &l);
-			} else if (step == 2) {
-				rc = bds_label_write_primary(&c->d[i], &was[i], &l);
-			} else {
-				rc = bds_label_write_backup(&c->d[i], &was[i], &l);
-			}
-			if (rc) {
-				failed = step;
-				break;
-			}
-			bds_label_id_of(&now, &l);
-			was[i] = now;
-			if (!i)
-				rpl_crash_point(step == 1 ? "adopt-backup-1" :
-						step == 2 ? "adopt-primary-1" :
-						"adopt-final-1");
-		}
-		if (!rc)
-			rpl_crash_point(step == 1 ? "adopt-backups" :
-					step == 2 ? "adopt-primaries" :
-					"adopt-labelled");
-	}
+	failed = adopt_write_steps(c, n, was, "adopt", &rc, &i);
 	close_members(c, n);
-	if (!rc)
+	if (!failed)
 		return BDS_EXIT_OK;
 	if (failed == 1 || (failed == 2 && !i)) {
 		bds_err("adopt %s: %s: writing its label failed: %s; no md superblock was overwritten: %s; adopt it again once the device can be written",

@@ -45,6 +45,17 @@ int adopt_member_label(const struct adopt_ctx *c, u32 i, struct bds_label *l);
 /* c->majmin as table words. */
 void adopt_member_words(const struct adopt_ctx *c, const char **devp);
 
+/*
+ * The three steps of an adoption (adopt.c, adopt_write()) over members 0
+ * to @n - 1, open in c->d, holding the labels @was (updated as they are
+ * written); the crash points are @pfx then "-backup-1", "-backups",
+ * "-primary-1", "-primaries", "-final-1" and "-labelled".  Returns 0, or
+ * the step (1 to 3) whose write failed, its error in *@err and its
+ * member in *@at.
+ */
+int adopt_write_steps(struct adopt_ctx *c, u32 n, struct bds_label_id *was,
+		      const char *pfx, int *err, u32 *at);
+
 /* Create /dev/mapper/NAME from the labels written. */
 int adopt_create_volume(struct adopt_ctx *c);
 

@@ -499,71 +499,6 @@ static const u8 *volume_uuid(const struct asm_ctx *c, const char *name,
 }
 
 /*
- * Another host's volume is not written to unless --foreign asks for it,
- * as admit() does not assemble it.
- */
-static bool adopt_ours(const struct asm_ctx *c,
-		       const struct bds_adopt_result *ar)
-{
-	const char *owner = ar->label->owner;
-
-	return c->foreign || !owner[0] || !strcmp(owner, c->conf.system_id);
-}
-
-/*
- * An adoption from md cut short (adopt-finish.h) is finished before the
- * decision; here, one that is not (md's array whole, a member missing,
- * or automatic assembly, which writes to no disk) refuses the volume.
- */
-static bool adoption_done(const struct asm_ctx *c, const char *name,
-			  const u8 *uuid)
-{
-	const u8 *vu = volume_uuid(c, name, uuid);
-	struct bds_adopt_result ar;
-	char msg[1024];
-
-	if (!vu || bds_adopt_decide(c->s.found, c->s.n, vu, &ar) ==
-	    BDS_ADOPT_NONE || (ar.verdict == BDS_ADOPT_FINISH && ar.backup_only))
-		return true;
-	bds_adopt_message(&ar, msg, sizeof(msg));
-	bds_err("%s%s", msg, ar.verdict == BDS_ADOPT_FINISH && !adopt_ours(c, &ar) ?
-		" (it is another host's volume: add --foreign)" : "");
-	return false;
-}
-
-/* Finish the adoptions cut short of the volumes asked for; true if any. */
-static bool finish_adoptions(const struct asm_ctx *c)
-{
-	u8 (*uuids)[BDS_UUID_LEN];
-	struct bds_adopt_result ar;
-	const u8 *want = NULL;
-	bool wrote = false;
-	size_t nv, i;
-
-	if (!c->scan)
-		want = volume_uuid(c, c->have_uuid ? NULL : c->name,
-				   c->have_uuid ? c->uuid : NULL);
-	if (!c->scan && !want)
-		return false;
-	nv = bds_volumes(c->s.found, c->s.n, NULL, 0);
-	uuids = calloc(nv ? nv : 1, sizeof(*uuids));
-	if (!uuids)
-		return false;
-	bds_volumes(c->s.found, c->s.n, uuids, nv);
-	for (i = 0; i < nv; i++) {
-		if (want && memcmp(want, uuids[i], BDS_UUID_LEN))
-			continue;
-		if (bds_adopt_decide(c->s.found, c->s.n, uuids[i], &ar) !=
-		    BDS_ADOPT_FINISH || !adopt_ours(c, &ar))
-			continue;
-		if (!bds_adopt_finish(c->s.found, &ar))
-			wrote = true;
-	}
-	free(uuids);
-	return wrote;
-}
-
-/*
  * A whole disk here with @serial, no partitions and no label at all,
  * into @node; false when none.  A member missing while its own disk is
  * attached is what an adopt --from-table cut short leaves
@@ -601,12 +536,93 @@ static bool unlabelled_by_serial(const char *serial, char *node, size_t sz)
 	return found;
 }
 
+/*
+ * Member @pos (@serial) of volume @name is missing: when its disk is here
+ * without a label, say that an adopt --from-table was cut short.
+ */
+static void hint_unlabelled(const char *name, u32 pos, const char *serial)
+{
+	char node[PATH_MAX];
+
+	if (unlabelled_by_serial(serial, node, sizeof(node)))
+		bds_err("volume %s: %s has member %u's serial (%s) and no bds-stripe label: was 'bdsadm adopt %s --from-table' cut short? Its data is where the table put it: make that table again over the same disks and run the adopt again",
+			name, node, pos, serial, name);
+}
+
+/*
+ * Another host's volume is not written to unless --foreign asks for it,
+ * as admit() does not assemble it.
+ */
+static bool adopt_ours(const struct asm_ctx *c,
+		       const struct bds_adopt_result *ar)
+{
+	const char *owner = ar->label->owner;
+
+	return c->foreign || !owner[0] || !strcmp(owner, c->conf.system_id);
+}
+
+/*
+ * An adoption from md or a table cut short (adopt-finish.h) is finished
+ * before the decision; here, one that is not (md's array whole, a member missing,
+ * or automatic assembly, which writes to no disk) refuses the volume.
+ */
+static bool adoption_done(const struct asm_ctx *c, const char *name,
+			  const u8 *uuid)
+{
+	const u8 *vu = volume_uuid(c, name, uuid);
+	struct bds_adopt_result ar;
+	char msg[1024];
+
+	if (!vu || bds_adopt_decide(c->s.found, c->s.n, vu, &ar) ==
+	    BDS_ADOPT_NONE || (ar.verdict == BDS_ADOPT_FINISH && ar.backup_only))
+		return true;
+	bds_adopt_message(&ar, msg, sizeof(msg));
+	bds_err("%s%s", msg, ar.verdict == BDS_ADOPT_FINISH && !adopt_ours(c, &ar) ?
+		" (it is another host's volume: add --foreign)" : "");
+	if (ar.verdict == BDS_ADOPT_INCOMPLETE && ar.from_table && !ar.dev2)
+		hint_unlabelled(ar.label->name, ar.position,
+				ar.label->serial[ar.position]);
+	return false;
+}
+
+/* Finish the adoptions cut short of the volumes asked for; true if any. */
+static bool finish_adoptions(const struct asm_ctx *c)
+{
+	u8 (*uuids)[BDS_UUID_LEN];
+	struct bds_adopt_result ar;
+	const u8 *want = NULL;
+	bool wrote = false;
+	size_t nv, i;
+
+	if (!c->scan)
+		want = volume_uuid(c, c->have_uuid ? NULL : c->name,
+				   c->have_uuid ? c->uuid : NULL);
+	if (!c->scan && !want)
+		return false;
+	nv = bds_volumes(c->s.found, c->s.n, NULL, 0);
+	uuids = calloc(nv ? nv : 1, sizeof(*uuids));
+	if (!uuids)
+		return false;
+	bds_volumes(c->s.found, c->s.n, uuids, nv);
+	for (i = 0; i < nv; i++) {
+		if (want && memcmp(want, uuids[i], BDS_UUID_LEN))
+			continue;
+		if (bds_adopt_decide(c->s.found, c->s.n, uuids[i], &ar) !=
+		    BDS_ADOPT_FINISH || !adopt_ours(c, &ar))
+			continue;
+		if (!bds_adopt_finish(c->s.found, &ar))
+			wrote = true;
+	}
+	free(uuids);
+	return wrote;
+}
+
 static enum asm_outcome decide_and_assemble(const struct asm_ctx *c,
 					    const char *name, const u8 *uuid)
 {
 	struct bds_asm_result r;
 	char msg[4096], dmuuid[BDS_DM_UUID_SZ], active[BDS_DM_NAME_SZ];
-	char dm[BDS_DM_NAME_SZ + 8], node[PATH_MAX];
+	char dm[BDS_DM_NAME_SZ + 8];
 	enum asm_outcome o;
 
 	if (!adoption_done(c, name, uuid))
@@ -616,10 +632,8 @@ static enum asm_outcome decide_and_assemble(const struct asm_ctx *c,
 			    &r) != BDS_ASM_OK) {
 		bds_asm_message(&r, msg, sizeof(msg));
 		bds_err("%s", msg);
-		if (r.verdict == BDS_ASM_MISSING &&
-		    unlabelled_by_serial(r.serial, node, sizeof(node)))
-			bds_err("volume %s: %s has member %u's serial (%s) and no bds-stripe label: was 'bdsadm adopt %s --from-table' cut short? Its data is where the table put it: make that table again over the same disks and run the adopt again",
-				r.name, node, r.position, r.serial, r.name);
+		if (r.verdict == BDS_ASM_MISSING)
+			hint_unlabelled(r.name, r.position, r.serial);
 		return ASM_FAILED;
 	}
 	bds_volume_dm_uuid(r.label, dmuuid, sizeof(dmuuid));

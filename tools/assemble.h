@@ -96,6 +96,11 @@ struct bds_found {
 	 * (bdsadm adopt) did not finish on it (adopt-finish.c).
 	 */
 	bool adopting;
+	/*
+	 * adopting, and libblkid finds md's superblock on it (or cannot
+	 * probe it): an adoption from md, not from a table.
+	 */
+	bool md_superblock;
 };
 
 enum bds_asm_verdict {

@@ -38,7 +38,7 @@ static void copy_state(const struct bds_dev_labels *dl, int i, char *buf,
 			 (unsigned long long)dl->sector[i],
 			 (unsigned long long)dl->copy[i].generation,
 			 dl->copy[i].incompat & BDS_LABEL_INCOMPAT_ADOPT ?
-			 ", marked ADOPT: a change between md and bds-stripe (adopt or release) not finished; 'bdsadm assemble' tells the way on" :
+			 ", marked ADOPT: an adoption (adopt --from or --from-table) or a release not finished; 'bdsadm assemble' tells the way on" :
 			 "");
 	else if (dl->io_err[i])
 		snprintf(buf, sz, "cannot be read at sector %llu: %s",

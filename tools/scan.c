@@ -14,6 +14,7 @@
 #include "label-io.h"
 #include "member-dev.h"
 #include "scan.h"
+#include "signature.h"
 #include "sysfs.h"
 
 #define SCAN_MAX	4096
@@ -135,6 +136,8 @@ static void look_at(struct bds_scan *s, const char *name)
 	s->found[s->n].adopting = (l->incompat & BDS_LABEL_INCOMPAT_ADOPT) ||
 				  (dl.err[!dl.pick] == BDS_LABEL_OK &&
 				   (other->incompat & BDS_LABEL_INCOMPAT_ADOPT));
+	s->found[s->n].md_superblock = s->found[s->n].adopting &&
+				       bds_md_superblock(path) != 0;
 	s->n++;
 }
 

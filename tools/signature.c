@@ -105,6 +105,30 @@ int bds_signatures(const char *path, char *what, size_t sz)
 	return found;
 }
 
+int bds_md_superblock(const char *path)
+{
+	const char *type;
+	blkid_probe pr;
+	int fd, found = 0;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	pr = new_probe(fd);
+	if (!pr) {
+		close(fd);
+		return -1;
+	}
+	while (!found && blkid_do_probe(pr) == 0) {
+		type = NULL;
+		found = !blkid_probe_lookup_value(pr, "TYPE", &type, NULL) &&
+			type && !strcmp(type, "linux_raid_member");
+	}
+	blkid_free_probe(pr);
+	close(fd);
+	return found;
+}
+
 int bds_signatures_wipe(const char *path, char *why, size_t sz)
 {
 	blkid_probe pr;

@@ -20,6 +20,13 @@
 int bds_signatures(const char *path, char *what, size_t sz);
 
 /*
+ * Whether libblkid finds an md superblock on @path (TYPE
+ * linux_raid_member, of any metadata version): 1 if so, 0 if not, -1 if
+ * the device could not be probed.
+ */
+int bds_md_superblock(const char *path);
+
+/*
  * Erase every signature libblkid finds on @path (the magic bytes only,
  * as wipefs does), telling on stderr what went.  Returns 0, or -1 with a
  * reason in @why.

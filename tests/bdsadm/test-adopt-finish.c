@@ -4,9 +4,15 @@
  * (tools/adopt-finish.c, bds_adopt_decide()), over generated sets of
  * devices in random order, beside another volume's devices:
  *   - no copy with ADOPT: NONE;
- *   - none with its primary (all read from an ADOPT backup), whether
- *     every member is there or some: MD_WHOLE, and the message says the
- *     md array is whole, names adopt and says nothing was written;
+ *   - none with its primary (all read from an ADOPT backup), md's
+ *     superblock on the members (on one is enough), whether every member
+ *     is there or some: MD_WHOLE, and the message says the md array is
+ *     whole, names adopt and says nothing was written;
+ *   - none with its primary and no md superblock (adopt --from-table cut
+ *     among its backups): every member there, FINISH from the backups
+ *     alone, the message naming adopt --from-table and assemble; a
+ *     member missing, INCOMPLETE, the message naming the table and the
+ *     member's serial;
  *   - every member there, k of them (1 <= k < N) with their primary and
  *     an ADOPT backup, the others from their ADOPT backup: FINISH, k
  *     primaries, not backup only, each position mapped to its device;
@@ -58,6 +64,8 @@ void bds_info(const char *fmt, ...)
 static struct bds_found f[MAX_FOUND];
 static char dev[MAX_FOUND][32];
 static size_t nf;
+/* the members of an adoption hold md's superblock (from md, not a table) */
+static bool md_on = true;
 
 static void volume(struct bds_label *l, u8 tag, u32 n)
 {
@@ -102,6 +110,7 @@ static void add(const struct bds_label *v, u32 p, int copy, bool adopting)
 		d->label.incompat = BDS_LABEL_INCOMPAT_ADOPT;
 	d->single = copy == 1;
 	d->adopting = adopting;
+	d->md_superblock = md_on && copy == 1 && adopting;
 	nf++;
 }
 
@@ -136,7 +145,7 @@ static bool mapped(const struct bds_adopt_result *r, u32 n)
 	return true;
 }
 
-static int bad[8];
+static int bad[11];
 
 static void one_round(void)
 {
@@ -237,6 +246,43 @@ static void one_round(void)
 	bad[7] += bds_adopt_decide(f, nf, v.volume_uuid, &r) !=
 		  BDS_ADOPT_MD_WHOLE ||
 		  bds_adopt_decide(f, nf, other.volume_uuid, &r) != BDS_ADOPT_NONE;
+	/* from a table: marked backups only, no md superblock anywhere */
+	md_on = false;
+	nf = 0;
+	for (p = 0; p < other.nr_members; p++)
+		add(&other, p, 0, false);
+	for (p = 0; p < n; p++)
+		add(&v, p, 1, true);
+	shuffle();
+	bds_adopt_decide(f, nf, v.volume_uuid, &r);
+	bds_adopt_message(&r, msg, sizeof(msg));
+	bad[8] += r.verdict != BDS_ADOPT_FINISH || !r.from_table ||
+		  r.nr_primary || r.backup_only || !mapped(&r, n) ||
+		  !strstr(msg, "'bdsadm adopt vol10 --from-table' was cut short") ||
+		  !strstr(msg, "'bdsadm assemble vol10'");
+	miss = (u32)(rnd() % n);
+	nf = 0;
+	for (p = 0; p < n; p++)
+		if (p != miss)
+			add(&v, p, 1, true);
+	if (nf) {
+		shuffle();
+		bds_adopt_decide(f, nf, v.volume_uuid, &r);
+		bds_adopt_message(&r, msg, sizeof(msg));
+		bad[9] += r.verdict != BDS_ADOPT_INCOMPLETE || !r.from_table ||
+			  r.position != miss || !strstr(msg, v.serial[miss]) ||
+			  !strstr(msg, "bdsadm adopt --from-table") ||
+			  !strstr(msg, "nothing was written");
+	}
+	/* md's superblock on one member is enough to leave the set to md */
+	nf = 0;
+	for (p = 0; p < n; p++)
+		add(&v, p, 1, true);
+	f[rnd() % nf].md_superblock = true;
+	shuffle();
+	bad[10] += bds_adopt_decide(f, nf, v.volume_uuid, &r) !=
+		   BDS_ADOPT_MD_WHOLE || r.from_table;
+	md_on = true;
 }
 
 int main(void)
@@ -250,13 +296,16 @@ int main(void)
 		"a member twice: INCOMPLETE, both devices named",
 		"a device of another generation: INCOMPLETE, it is named",
 		"another volume beside it: each decided on its own",
+		"from a table, every marked backup there, no md superblock: FINISH from the backups, the message names adopt --from-table and assemble",
+		"from a table, a member missing: INCOMPLETE at it, the table and its serial named, nothing written",
+		"md's superblock on one member of N: MD_WHOLE",
 	};
 	int rounds = 300, i;
 
 	tap_rng = 0x61646f7074ULL;
 	for (i = 0; i < rounds; i++)
 		one_round();
-	for (i = 0; i < 8; i++)
+	for (i = 0; i < 11; i++)
 		check(bad[i] == 0, "%s (%d of %d rounds wrong)", what[i], bad[i],
 		      rounds);
 	return tap_done();
