@@ -472,6 +472,119 @@ bds_adopt_crash() {
 	pass
 }
 
+# bds_adopt_table_crash POINT OUTCOME: the body of the adopt-table-cut
+# tests (two boots, four disks; header "# reboot-topology:").  Boot 1: a
+# striped table st over the four disks (64 KiB chunk, offset 2048),
+# 128 MiB of it written by fio with a verify pattern, then "bdsadm adopt
+# vol --from-table st" with the power cut at POINT (BDSADM_TEST_CRASH_AT);
+# the disks' serials in table order are kept for boot 2.  Boot 2, the
+# disks renamed, OUTCOME:
+#   remake  cut among the marked backups: "bdsadm assemble --scan" makes
+#           no volume, names the disk with member 1's serial and no label
+#           and asks whether adopt --from-table was cut short, and writes
+#           nothing to the members; the table made again by hand over the
+#           same disks (found by serial) reads back the pattern; adopt
+#           again takes it;
+#   finish  every marked backup written: "bdsadm assemble --scan"
+#           finishes the adoption by itself and says so.
+# Then fio verifies the pattern through vol, and again through vol
+# assembled from its labels, with nothing left to finish.
+bds_adopt_table_crash() {
+	_pt=$1 _want=$2
+	# each member: offset 2048, then 2033 units of 128 sectors, 8 KiB
+	# before the backup label's place (sector 262320 of 262336)
+	_per=260224
+	_job="--name=p --direct=1 --ioengine=psync --rw=write --bs=64k --size=128m --verify=crc32c --randseed=36 --output-format=terse --terse-version=3"
+	bds_load_module
+	if [ "$BDS_BOOT" = 1 ]; then
+		# shellcheck disable=SC2046 # one word per member
+		set -- $(bds_all_members)
+		[ $# -eq 4 ] || fail "need 4 disks, have: $*"
+		_s=""
+		for _d in "$@"; do
+			_s="$_s $(bds_serial "$_d")"
+		done
+		bds_state_save "serials$_s"
+		bds_striped_table "$_per" "$@" | dmsetup create st || fail "dmsetup create st"
+		# shellcheck disable=SC2086
+		fio $_job --filename=/dev/mapper/st --do_verify=0 >/tmp/fio.out 2>&1 ||
+			{ cat /tmp/fio.out; fail "fio write failed"; }
+		sync
+		bds_power_cut_armed
+		BDSADM_TEST_CRASH_AT=$_pt bdsadm adopt vol --from-table st
+		fail "bdsadm adopt returned ($?): the crash point $_pt was not reached"
+	fi
+	_order=""
+	for _sn in $(bds_state_get serials); do
+		_d=$(bds_by_serial "$_sn") || fail "no disk has serial $_sn"
+		_order="$_order $_d"
+	done
+	# shellcheck disable=SC2086 # one word per member
+	set -- $_order
+	log "the table's members, renamed: $*"
+	_before=$(bds_member_ends "$@")
+	bdsadm examine "$1" >/tmp/examine.out 2>&1
+	check "the first member carries the marked backup written before the cut" \
+		grep -q "marked ADOPT" /tmp/examine.out
+	cat /tmp/examine.out
+	log "+ bdsadm assemble --scan"
+	bdsadm assemble --scan >/tmp/asm.out 2>&1
+	_rc=$?
+	cat /tmp/asm.out
+	if [ "$_want" = remake ]; then
+		check "assemble makes no volume of one member in four (exit $_rc)" \
+			sh -c "[ $_rc -ne 0 ] && ! dmsetup info vol >/dev/null 2>&1"
+		_s1=$(bds_serial "$2")
+		check "it names $2, with member 1's serial ($_s1) and no label, and the adopt cut short" \
+			grep -q "volume vol: /dev/[a-z]* has member 1's serial ($_s1) and no bds-stripe label: was 'bdsadm adopt vol --from-table' cut short?" /tmp/asm.out
+		expect_eq "$(bds_member_ends "$@")" "$_before" "assemble wrote nothing to the members"
+		log "+ dmsetup create st (as before the cut): $(bds_striped_table "$_per" "$@")"
+		bds_striped_table "$_per" "$@" | dmsetup create st || fail "dmsetup create st"
+		# shellcheck disable=SC2086
+		bds_fio_verifies "the pattern through the table made again" $_job --filename=/dev/mapper/st
+		log "+ bdsadm adopt vol --from-table st"
+		bdsadm adopt vol --from-table st >/tmp/adopt.out 2>&1
+		_rc=$?
+		cat /tmp/adopt.out
+		expect_eq "$_rc" 0 "adopt again finishes"
+		check "st is gone" sh -c "! dmsetup info st >/dev/null 2>&1"
+	else
+		expect_eq "$_rc" 0 "assemble --scan exit status"
+		check "it finished the adoption from the table" \
+			grep -q "an adoption from a table was cut short; finished as the volume from its backup labels" /tmp/asm.out
+	fi
+	check "vol's table: layout sequential and the volume's UUID" \
+		sh -c "dmsetup table vol | grep ' layout sequential volume [0-9a-f-]*\$' >/dev/null"
+	# shellcheck disable=SC2086
+	bds_fio_verifies "the pattern through vol" $_job --filename=/dev/mapper/vol
+	run bdsadm stop vol
+	bdsadm assemble --scan >/tmp/asm.out 2>&1
+	_rc=$?
+	cat /tmp/asm.out
+	expect_eq "$_rc" 0 "assemble --scan from the labels"
+	check "nothing left to finish" sh -c "! grep finished /tmp/asm.out >/dev/null"
+	# shellcheck disable=SC2086
+	bds_fio_verifies "the pattern through vol assembled from its labels" $_job --filename=/dev/mapper/vol
+	run bdsadm stop vol
+	for _d in "$@"; do
+		bdsadm wipe "$_d" >/dev/null 2>&1 || true
+	done
+	bds_expect_clean "$@"
+	pass
+}
+
+# bds_striped_table PER DEV...: a striped table over the devices in this
+# order, 64 KiB chunk, each at offset 2048 with PER sectors of data.
+bds_striped_table() {
+	_p=$1
+	shift
+	_t="0 $((_p * $#)) striped $# 128"
+	for _d in "$@"; do
+		_t="$_t $(bds_majmin "$_d") 2048"
+	done
+	echo "$_t"
+}
+
 # bds_member_ends DEV...: one digest of the first 16 KiB and the last
 # 64 KiB of each device, where labels and md's superblocks lie: equal
 # before and after a step that must write nothing to them.
