@@ -10,13 +10,14 @@
 #include "bdsadm.h"
 #include "label-io.h"
 #include "replace.h"
+#include "signature.h"
 
 enum bds_adopt_verdict bds_adopt_decide(const struct bds_found *found,
 					size_t n, const u8 *uuid,
 					struct bds_adopt_result *r)
 {
-	bool adopting = false, md = false;
-	u32 p, nr = 0;
+	bool adopting = false;
+	u32 p, nr = 0, nr_dev = 0, nr_md = 0;
 	size_t i;
 
 	memset(r, 0, sizeof(*r));
@@ -34,22 +35,25 @@ enum bds_adopt_verdict bds_adopt_decide(const struct bds_found *found,
 	if (!adopting)
 		return r->verdict = BDS_ADOPT_NONE;
 	/*
-	 * No primary of ours and md's superblock on a member: every
-	 * member's primary place still holds md's superblock (adopt has not
-	 * reached step 2, or release's mdadm wrote them all), whichever
-	 * members carry a marked backup.  No primary of ours and no md
-	 * superblock: an adopt --from-table cut among its backups (it
-	 * refuses members that hold any signature): nothing else can take
-	 * the disks, and the marked backups are the volume.
+	 * No primary of ours and md's superblock on every device: md
+	 * assembles the array (adopt has not reached step 2, or release's
+	 * mdadm wrote them all), whichever members carry a marked backup.
+	 * A device with neither (a 1.1 superblock erased before its primary
+	 * was written, or a primary torn over a 1.2 one) leaves md unable
+	 * to: the backups are the volume.  No primary of ours and no md
+	 * superblock at all: an adopt --from-table cut among its backups
+	 * (it refuses members that hold any signature): nothing else can
+	 * take the disks either.
 	 */
 	for (i = 0; i < n; i++)
 		if (!memcmp(found[i].label.volume_uuid, uuid, BDS_UUID_LEN)) {
 			r->nr_primary += found[i].copy == 0;
-			md |= found[i].md_superblock;
+			nr_md += found[i].md_superblock;
+			nr_dev++;
 		}
-	if (!r->nr_primary && md)
+	if (!r->nr_primary && nr_md == nr_dev)
 		return r->verdict = BDS_ADOPT_MD_WHOLE;
-	r->from_table = !r->nr_primary;
+	r->from_table = !r->nr_primary && !nr_md;
 	nr = r->label->nr_members;
 	for (i = 0; i < n; i++) {
 		const struct bds_label *l = &found[i].label;
@@ -158,6 +162,17 @@ static int write_one(const struct bds_found *f, bool primary)
 	return rc ? -1 : 0;
 }
 
+static int erase_md(const struct bds_found *f)
+{
+	char why[512];
+
+	if (!bds_md_superblock_wipe(f->dev, why, sizeof(why)))
+		return 0;
+	bds_err("%s: erasing md's superblock failed: %s; the adoption is not finished",
+		f->dev, why);
+	return -1;
+}
+
 int bds_adopt_finish(const struct bds_found *found,
 		     const struct bds_adopt_result *r)
 {
@@ -168,6 +183,9 @@ int bds_adopt_finish(const struct bds_found *found,
 
 		if (f->copy == 0)
 			continue;
+		/* metadata 1.1's superblock, at sector 0, outlives the primary */
+		if (f->md_superblock && erase_md(f))
+			return -1;
 		if (write_one(f, true))
 			return -1;
 		wrote++;

@@ -5,10 +5,14 @@
  * writes every member's backup with ADOPT, then every primary (over md's
  * superblock) without it, then every backup without it
  * (Documentation/bds-stripe-label.rst, "Adoption").  So:
- *   - no member's primary is ours: md's superblocks are all there, md
- *     assembles the array and holds the data; nothing here takes it
- *     (MD_WHOLE: adopt it again), whichever members carry a marked
- *     backup (adopt cut among them, release among its erasures);
+ *   - no member's primary is ours and every device holds md's
+ *     superblock: md assembles the array and holds the data; nothing
+ *     here takes it (MD_WHOLE: adopt it again), whichever members carry
+ *     a marked backup (adopt cut among them, release among its
+ *     erasures);
+ *   - no member's primary is ours, and a device holds no md superblock
+ *     (metadata 1.1's, at sector 0, is erased before the primary is
+ *     written): md cannot assemble the array, as below;
  *   - some member's primary is ours: md can no longer assemble the
  *     array, and every member's label is known, from its primary or
  *     its backup: assemble finishes the adoption (FINISH), once every
@@ -55,7 +59,8 @@ void bds_adopt_message(const struct bds_adopt_result *r, char *buf,
 		       size_t sz);
 
 /*
- * FINISH: write the primary of every member whose primary is not ours,
+ * FINISH: write the primary of every member whose primary is not ours
+ * (erasing md's superblock first where one is left: metadata 1.1's),
  * then every backup without ADOPT.  Returns 0, or -1 (said on stderr).
  */
 int bds_adopt_finish(const struct bds_found *found,

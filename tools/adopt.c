@@ -8,8 +8,9 @@
  *
  * Nothing is written until all of these hold:
  *   - mdadm says the array is RAID0 with metadata 1.2 (the superblock
- *     4 KiB into each member, where the primary label goes), every
- *     member active in its role, and the kernel agrees; no reshape;
+ *     4 KiB into each member, where the primary label goes) or 1.1 (at
+ *     sector 0, erased before the primary is written), every member
+ *     active in its role, and the kernel agrees; no reshape;
  *   - one zone: every member's used size is the same, and the array is
  *     N of them;
  *   - each member has room for the backup label at its end, beyond md's
@@ -45,6 +46,7 @@
 #include "member-dev.h"
 #include "replace.h"
 #include "run-lock.h"
+#include "signature.h"
 #include "sample.h"
 #include "scan.h"
 #include "sysfs.h"
@@ -66,7 +68,7 @@ int adopt_refuse(const struct adopt_ctx *c, const char *fmt, ...)
 	return BDS_EXIT_FAIL;
 }
 
-/* The array's kind: RAID0, metadata 1.2, whole, not reshaping. */
+/* The array's kind: RAID0, metadata 1.1 or 1.2, whole, not reshaping. */
 static int check_kind(const struct adopt_ctx *c)
 {
 	const struct bds_md *md = &c->md;
@@ -76,10 +78,10 @@ static int check_kind(const struct adopt_ctx *c)
 		return adopt_refuse(c, "%s is a %s array: only RAID0 (striping without redundancy) lays data out as a bds-stripe volume does",
 			      md->node, md->level[0] ? md->level : "unknown");
 	if (!strcmp(meta, "0.90") || !strcmp(meta, "1.0"))
-		return adopt_refuse(c, "%s has md metadata %s, which lies at the end of each member, where a bds-stripe volume keeps its backup label: adopt takes metadata 1.2 only",
+		return adopt_refuse(c, "%s has md metadata %s, which lies at the end of each member, where a bds-stripe volume keeps its backup label: adopt takes metadata 1.1 and 1.2 only",
 			      md->node, meta);
-	if (strcmp(meta, "1.2"))
-		return adopt_refuse(c, "%s has md metadata %s: adopt takes metadata 1.2 only (the superblock 4 KiB into each member)",
+	if (strcmp(meta, "1.2") && strcmp(meta, "1.1"))
+		return adopt_refuse(c, "%s has md metadata %s: adopt takes metadata 1.1 and 1.2 only (the superblock at the start of each member)",
 			      md->node, meta[0] ? meta : "unknown");
 	if (md->raid_disks > BDS_MAX_MEMBERS)
 		return adopt_refuse(c, "%s has %u members; a bds-stripe volume has at most %d",
@@ -326,6 +328,24 @@ static void step_point(const char *pfx, int step, bool first)
 	rpl_crash_point(point);
 }
 
+/* Metadata 1.1: member @i's md superblock, at sector 0, erased. */
+static int erase_md(struct adopt_ctx *c, u32 i, const char *pfx)
+{
+	char why[512], point[64];
+
+	if (bds_md_superblock_wipe(c->d[i].path, why, sizeof(why))) {
+		bds_err("adopt %s: %s: erasing md's superblock failed: %s",
+			c->name, c->d[i].path, why);
+		return -EIO;
+	}
+	c->md_erased = true;
+	if (!i) {
+		snprintf(point, sizeof(point), "%s-erased-1", pfx);
+		rpl_crash_point(point);
+	}
+	return 0;
+}
+
 int adopt_write_steps(struct adopt_ctx *c, u32 n, struct bds_label_id *was,
 		      const char *pfx, int *err, u32 *at)
 {
@@ -340,7 +360,10 @@ int adopt_write_steps(struct adopt_ctx *c, u32 n, struct bds_label_id *was,
 				l.incompat |= BDS_LABEL_INCOMPAT_ADOPT;
 				*err = bds_label_write_backup(&c->d[i], &was[i], &l);
 			} else if (step == 2) {
-				*err = bds_label_write_primary(&c->d[i], &was[i], &l);
+				*err = c->erase_md ? erase_md(c, i, pfx) : 0;
+				if (!*err)
+					*err = bds_label_write_primary(&c->d[i],
+								       &was[i], &l);
 			} else {
 				*err = bds_label_write_backup(&c->d[i], &was[i], &l);
 			}
@@ -362,8 +385,9 @@ int adopt_write_steps(struct adopt_ctx *c, u32 n, struct bds_label_id *was,
  *   1. every member's backup copy, with incompat ADOPT: md's superblocks
  *      are all intact, md assembles the array, and no bds-stripe reader
  *      takes these copies (assemble refuses, naming the way on);
- *   2. every member's primary copy, without ADOPT, over md's superblock:
- *      from the first one on md cannot assemble the array, and bdsadm
+ *   2. every member's primary copy, without ADOPT, over md's superblock
+ *      (metadata 1.1: md's superblock at sector 0 erased first): from
+ *      the first one on md cannot assemble the array, and bdsadm
  *      assemble finishes the adoption from the backups (adopt-finish.c);
  *   3. every member's backup copy again, without ADOPT.
  */
@@ -401,7 +425,7 @@ static int adopt_write(struct adopt_ctx *c)
 	close_members(c, n);
 	if (!failed)
 		return BDS_EXIT_OK;
-	if (failed == 1 || (failed == 2 && !i)) {
+	if (failed == 1 || (failed == 2 && !i && !c->md_erased)) {
 		bds_err("adopt %s: %s: writing its label failed: %s; no md superblock was overwritten: %s; adopt it again once the device can be written",
 			c->name, c->md.member[i].dev, bds_label_io_error(rc),
 			bds_md_start(&c->md) ? "the array was started again" :
@@ -538,6 +562,7 @@ static int adopt(struct adopt_ctx *c)
 		return adopt_refuse(c, "%s", why);
 	snprintf(c->source, sizeof(c->source), "%s", c->md.node);
 	rc = check_kind(c);
+	c->erase_md = !strcmp(c->md.metadata, "1.1");
 	if (!rc)
 		rc = check_zone(c);
 	if (!rc)

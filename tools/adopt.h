@@ -25,6 +25,12 @@ struct adopt_ctx {
 	char params[16384];		/* the volume's table, labelled */
 	char check_dm[64];		/* the read-only table's name */
 	struct bds_sample sample;	/* units read through md, then us */
+	/*
+	 * metadata 1.1: md's superblock lies at sector 0, which no label
+	 * overwrites; step 2 erases it (libblkid) before the primary
+	 */
+	bool erase_md;
+	bool md_erased;			/* one of them was */
 };
 
 /* "adopt NAME: " @fmt "; nothing was changed" on stderr; BDS_EXIT_FAIL. */
@@ -49,6 +55,7 @@ void adopt_member_words(const struct adopt_ctx *c, const char **devp);
  * The three steps of an adoption (adopt.c, adopt_write()) over members 0
  * to @n - 1, open in c->d, holding the labels @was (updated as they are
  * written); the crash points are @pfx then "-backup-1", "-backups",
+ * "-erased-1" (c->erase_md: after the first member's md superblock),
  * "-primary-1", "-primaries", "-final-1" and "-labelled".  Returns 0, or
  * the step (1 to 3) whose write failed, its error in *@err and its
  * member in *@at.

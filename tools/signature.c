@@ -129,7 +129,8 @@ int bds_md_superblock(const char *path)
 	return found;
 }
 
-int bds_signatures_wipe(const char *path, char *why, size_t sz)
+/* Erase the signatures of type @only (NULL: all) that libblkid finds. */
+static int wipe(const char *path, const char *only, char *why, size_t sz)
 {
 	blkid_probe pr;
 	int fd, rc = 0;
@@ -147,8 +148,11 @@ int bds_signatures_wipe(const char *path, char *why, size_t sz)
 	}
 	while (blkid_do_probe(pr) == 0) {
 		char what[160] = "";
-		const char *off = NULL;
+		const char *off = NULL, *type = NULL;
 
+		if (only && (blkid_probe_lookup_value(pr, "TYPE", &type, NULL) ||
+			     !type || strcmp(type, only)))
+			continue;
 		describe(pr, what, sizeof(what));
 		if (blkid_probe_lookup_value(pr, "SBMAGIC_OFFSET", &off,
 					     NULL))
@@ -173,4 +177,14 @@ int bds_signatures_wipe(const char *path, char *why, size_t sz)
 		rc = -1;
 	}
 	return rc;
+}
+
+int bds_signatures_wipe(const char *path, char *why, size_t sz)
+{
+	return wipe(path, NULL, why, sz);
+}
+
+int bds_md_superblock_wipe(const char *path, char *why, size_t sz)
+{
+	return wipe(path, "linux_raid_member", why, sz);
 }

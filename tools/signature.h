@@ -33,4 +33,10 @@ int bds_md_superblock(const char *path);
  */
 int bds_signatures_wipe(const char *path, char *why, size_t sz);
 
+/*
+ * As bds_signatures_wipe(), md's superblocks only (adopt of metadata
+ * 1.1, whose superblock at sector 0 the labels do not overwrite).
+ */
+int bds_md_superblock_wipe(const char *path, char *why, size_t sz);
+
 #endif /* BDS_SIGNATURE_H */

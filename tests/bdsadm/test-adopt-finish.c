@@ -5,9 +5,12 @@
  * devices in random order, beside another volume's devices:
  *   - no copy with ADOPT: NONE;
  *   - none with its primary (all read from an ADOPT backup), md's
- *     superblock on the members (on one is enough), whether every member
+ *     superblock on every member there, whether every member
  *     is there or some: MD_WHOLE, and the message says the md array is
  *     whole, names adopt and says nothing was written;
+ *   - none with its primary, md's superblock on every member but one:
+ *     FINISH from the backups, the message saying md cannot assemble
+ *     the array;
  *   - none with its primary and no md superblock (adopt --from-table cut
  *     among its backups): every member there, FINISH from the backups
  *     alone, the message naming adopt --from-table and assemble; a
@@ -57,6 +60,16 @@ void bds_info(const char *fmt, ...)
 	va_start(ap, fmt);
 	say(fmt, ap);
 	va_end(ap);
+}
+
+/*
+ * bds_adopt_finish() erases md's superblocks through libblkid
+ * (signature.c); the decision tested here writes nothing.
+ */
+int bds_md_superblock_wipe(const char *path, char *why, size_t sz)
+{
+	snprintf(why, sz, "%s: no libblkid in the unit test", path);
+	return -1;
 }
 
 #define MAX_FOUND	(2 * BDS_MAX_MEMBERS + 8)
@@ -274,15 +287,23 @@ static void one_round(void)
 			  !strstr(msg, "bdsadm adopt --from-table") ||
 			  !strstr(msg, "nothing was written");
 	}
-	/* md's superblock on one member is enough to leave the set to md */
-	nf = 0;
-	for (p = 0; p < n; p++)
-		add(&v, p, 1, true);
-	f[rnd() % nf].md_superblock = true;
-	shuffle();
-	bad[10] += bds_adopt_decide(f, nf, v.volume_uuid, &r) !=
-		   BDS_ADOPT_MD_WHOLE || r.from_table;
 	md_on = true;
+	/*
+	 * md's superblock gone from one member (1.1's erased before its
+	 * primary was written): md cannot assemble the array
+	 */
+	if (n > 1) {
+		nf = 0;
+		for (p = 0; p < n; p++)
+			add(&v, p, 1, true);
+		f[rnd() % nf].md_superblock = false;
+		shuffle();
+		bds_adopt_decide(f, nf, v.volume_uuid, &r);
+		bds_adopt_message(&r, msg, sizeof(msg));
+		bad[10] += r.verdict != BDS_ADOPT_FINISH || r.from_table ||
+			   r.nr_primary || !mapped(&r, n) ||
+			   !strstr(msg, "md cannot assemble the array");
+	}
 }
 
 int main(void)
@@ -298,7 +319,7 @@ int main(void)
 		"another volume beside it: each decided on its own",
 		"from a table, every marked backup there, no md superblock: FINISH from the backups, the message names adopt --from-table and assemble",
 		"from a table, a member missing: INCOMPLETE at it, the table and its serial named, nothing written",
-		"md's superblock on one member of N: MD_WHOLE",
+		"md's superblock on every member but one: FINISH from the backups, md cannot assemble",
 	};
 	int rounds = 300, i;
 
