@@ -334,9 +334,9 @@ bds_replace_crash() {
 	pass
 }
 
-# bds_adopt_crash POINT OUTCOME: the body of the adopt-cut tests (two
-# boots, four disks; header "# reboot-topology:").  Boot 1: md RAID0
-# (metadata 1.2, 64 KiB chunk) over the four disks, 128 MiB of it written
+# bds_adopt_crash POINT OUTCOME [META]: the body of the adopt-cut tests
+# (two boots, four disks; header "# reboot-topology:").  Boot 1: md RAID0
+# (metadata META, default 1.2; 64 KiB chunk) over the four disks, 128 MiB of it written
 # by fio with a verify pattern, then "bdsadm adopt vol --from /dev/md0"
 # with the power cut at POINT (BDSADM_TEST_CRASH_AT).  Boot 2, the disks
 # renamed, OUTCOME:
@@ -360,7 +360,7 @@ bds_replace_crash() {
 #           superblock; after a stop, assemble has nothing to finish;
 #   complete every label written: as finish, with nothing to finish.
 bds_adopt_crash() {
-	_pt=$1 _want=$2
+	_pt=$1 _want=$2 _meta=${3:-1.2}
 	bds_load_module
 	modprobe raid0 2>/dev/null || true
 	# shellcheck disable=SC2046 # one word per member
@@ -371,7 +371,7 @@ bds_adopt_crash() {
 	mkdir -p /etc/bds-stripe
 	echo "system_id = hosta" >/etc/bds-stripe/bds-stripe.conf
 	if [ "$BDS_BOOT" = 1 ]; then
-		run mdadm --create /dev/md0 --level=0 --raid-devices=4 --metadata=1.2 \
+		run mdadm --create /dev/md0 --level=0 --raid-devices=4 --metadata="$_meta" \
 			--chunk=64 --run "$@"
 		# shellcheck disable=SC2086
 		fio $_job --filename=/dev/md0 --do_verify=0 >/tmp/fio.out 2>&1 ||
