@@ -327,10 +327,7 @@ bds_replace_crash() {
 	# shellcheck disable=SC2086
 	bds_fio_verifies "every block written before the power cut" $_job
 	run bdsadm stop vol
-	for _d in "$@"; do
-		bdsadm wipe "$_d" >/dev/null 2>&1 || true
-	done
-	bds_expect_clean "$@"
+	bds_wipe_expect_clean "$@"
 	pass
 }
 
@@ -464,11 +461,8 @@ bds_adopt_crash() {
 	run bdsadm assemble --scan
 	check "nothing left to finish" sh -c "! bdsadm assemble --scan 2>&1 | grep finished >/dev/null"
 	run bdsadm stop vol
-	for _d in "$@"; do
-		bdsadm wipe "$_d" >/dev/null 2>&1 || true
-	done
 	rm -f /etc/bds-stripe/bds-stripe.conf
-	bds_expect_clean "$@"
+	bds_wipe_expect_clean "$@"
 	pass
 }
 
@@ -566,10 +560,7 @@ bds_adopt_table_crash() {
 	# shellcheck disable=SC2086
 	bds_fio_verifies "the pattern through vol assembled from its labels" $_job --filename=/dev/mapper/vol
 	run bdsadm stop vol
-	for _d in "$@"; do
-		bdsadm wipe "$_d" >/dev/null 2>&1 || true
-	done
-	bds_expect_clean "$@"
+	bds_wipe_expect_clean "$@"
 	pass
 }
 
@@ -662,11 +653,8 @@ bds_release_crash() {
 		done
 	else
 		run bdsadm stop vol
-		for _d in "$@"; do
-			bdsadm wipe "$_d" >/dev/null 2>&1 || true
-		done
 	fi
-	bds_expect_clean "$@"
+	bds_wipe_expect_clean "$@"
 	pass
 }
 
@@ -1065,6 +1053,15 @@ bds_replaced_end() {
 		run bdsadm wipe "$_d"
 	done
 	bds_expect_clean "$A" "$B" "$C" "$D"
+}
+
+# bds_wipe_expect_clean DEV...: the end of the crash tests: every DEV's
+# labels erased (whatever is left of them), then bds_expect_clean.
+bds_wipe_expect_clean() {
+	for _d in "$@"; do
+		bdsadm wipe "$_d" >/dev/null 2>&1 || true
+	done
+	bds_expect_clean "$@"
 }
 
 # bds_expect_clean DEV...: check()s that no dm device is left, that no DEV
