@@ -28,7 +28,7 @@
 #                     and the patched build's programs and libraries in
 #                     BDS_CACHE/blkid-build/KEY, KEY a hash of everything
 #                     the build depends on (the patch, the source package,
-#                     the configure options, the compiler): a changed patch
+#                     the configure options, the compiler, autotools): a changed patch
 #                     is built again, an unchanged one only applied
 #   BDS_KEEP=1        keep the scratch directory
 # Output is TAP; the last line is "N passed, N failed"; exit 1 on a failure.
@@ -304,13 +304,18 @@ st=0
 	{ st=$?; diag "$W/patch.log"; }
 ok "$st" "the patch applies: ${PATCH##*/}"
 [ "$st" -eq 0 ] || bail
-# The build (about three minutes) is kept per key; the programs and
+# The build (about two minutes here) is kept per key; the programs and
 # libraries are libtool's .libs, which is all the checks below use.
+# autogen.sh makes the build system with the host's autotools, so their
+# versions are part of the key too.
 BUILD_KEY=$({
 	sha256sum <"$PATCH"
 	sha256sum <"$dsc"
 	printf '%s\n' "${CONFIGURE[@]}" "make blkid wipefs"
 	gcc -dumpfullversion -dumpmachine
+	for t in autoconf automake libtoolize autopoint; do
+		"$t" --version 2>/dev/null | sed -n 1p || echo "$t: none"
+	done
 } | sha256sum | cut -c1-16)
 BUILT=$CACHE/blkid-build/$BUILD_KEY
 st=0
