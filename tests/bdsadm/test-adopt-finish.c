@@ -158,6 +158,20 @@ static bool mapped(const struct bds_adopt_result *r, u32 n)
 	return true;
 }
 
+/* Every member of @v from its marked backup, beside @other's primaries. */
+static void marked_beside(const struct bds_label *v,
+			  const struct bds_label *other)
+{
+	u32 p;
+
+	nf = 0;
+	for (p = 0; p < other->nr_members; p++)
+		add(other, p, 0, false);
+	for (p = 0; p < v->nr_members; p++)
+		add(v, p, 1, true);
+	shuffle();
+}
+
 static int bad[11];
 
 static void one_round(void)
@@ -250,23 +264,13 @@ static void one_round(void)
 	bad[6] += r.verdict != BDS_ADOPT_INCOMPLETE || !r.dev2 ||
 		  !strstr(msg, r.dev2);
 	/* the other volume's devices change nothing */
-	nf = 0;
-	for (p = 0; p < other.nr_members; p++)
-		add(&other, p, 0, false);
-	for (p = 0; p < n; p++)
-		add(&v, p, 1, true);
-	shuffle();
+	marked_beside(&v, &other);
 	bad[7] += bds_adopt_decide(f, nf, v.volume_uuid, &r) !=
 		  BDS_ADOPT_MD_WHOLE ||
 		  bds_adopt_decide(f, nf, other.volume_uuid, &r) != BDS_ADOPT_NONE;
 	/* from a table: marked backups only, no md superblock anywhere */
 	md_on = false;
-	nf = 0;
-	for (p = 0; p < other.nr_members; p++)
-		add(&other, p, 0, false);
-	for (p = 0; p < n; p++)
-		add(&v, p, 1, true);
-	shuffle();
+	marked_beside(&v, &other);
 	bds_adopt_decide(f, nf, v.volume_uuid, &r);
 	bds_adopt_message(&r, msg, sizeof(msg));
 	bad[8] += r.verdict != BDS_ADOPT_FINISH || !r.from_table ||
