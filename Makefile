@@ -89,6 +89,7 @@ unit-scripts:
 	tests/scripts/tree-check.sh
 	tests/scripts/readme-commands-check.sh
 	tests/bench/report-model-test.sh
+	tests/bench/report-test.sh
 
 unit-libbds:
 	$(MAKE) -C tests/libbds check
