@@ -45,6 +45,8 @@ const char *bds_label_error(enum bds_label_err err)
 		return "label owner (system ID) invalid, or not as its compat bit says";
 	case BDS_LABEL_ERR_WEIGHTS_MODE:
 		return "label weights mode invalid, or not as its compat bit says";
+	case BDS_LABEL_ERR_MEASURED:
+		return "label measured figures invalid, or not as their compat bit says";
 	case BDS_LABEL_ERR_RESHAPE:
 		return "label restripe section not as its incompat bit says";
 	case BDS_LABEL_ERR_RESHAPE_GEOMETRY:
@@ -265,6 +267,26 @@ bds_label_decode_weights_mode(const struct bds_label_head *h,
 }
 
 /*
+ * MEASURED is set exactly when meas_disk is not 0, and then the time is
+ * not 0 either; clear, the three fields are 0 (rule 35).
+ */
+static enum bds_label_err
+bds_label_decode_measured(const struct bds_label_head *h, struct bds_label *l)
+{
+	bool set = le32_to_cpu(h->compat) & BDS_LABEL_COMPAT_MEASURED;
+
+	l->meas_disk = le32_to_cpu(h->meas_disk);
+	l->meas_ctrl = le32_to_cpu(h->meas_ctrl);
+	l->meas_time = le64_to_cpu(h->meas_time);
+	if (set ? !l->meas_disk || !l->meas_time :
+		  l->meas_disk || l->meas_ctrl || l->meas_time)
+		return BDS_LABEL_ERR_MEASURED;
+	if (set)
+		l->compat |= BDS_LABEL_COMPAT_MEASURED;
+	return BDS_LABEL_OK;
+}
+
+/*
  * Where the copies and the data lie must make sense for this member:
  * primary copy, data, backup copy, in that order, without overlap (all
  * compared without overflow).
@@ -475,6 +497,8 @@ static enum bds_label_err bds_label_decode_copy(const u8 *buf, size_t len,
 	err = bds_label_decode_owner(h, l);
 	if (!err)
 		err = bds_label_decode_weights_mode(h, l);
+	if (!err)
+		err = bds_label_decode_measured(h, l);
 	if (err)
 		return err;
 	err = bds_label_decode_reshape_tables(d, l);
@@ -554,6 +578,12 @@ void bds_label_encode(const struct bds_label *l, u8 *buf)
 	if (l->weights_mode) {
 		compat |= BDS_LABEL_COMPAT_WEIGHTS_MODE;
 		h->weights_mode = cpu_to_le32(l->weights_mode);
+	}
+	if (l->meas_disk) {
+		compat |= BDS_LABEL_COMPAT_MEASURED;
+		h->meas_disk = cpu_to_le32(l->meas_disk);
+		h->meas_ctrl = cpu_to_le32(l->meas_ctrl);
+		h->meas_time = cpu_to_le64(l->meas_time);
 	}
 	h->compat = cpu_to_le32(compat);
 	memcpy(h->magic, BDS_LABEL_MAGIC, 8);

@@ -73,9 +73,15 @@
  *            new set's the same way; set exactly when it is not 0.
  *            Losing it makes grow --add of a weighted volume ask for
  *            --weights, as for a label written before it.
+ *   MEASURED the meas_* fields hold what bdsadm --measure read from this
+ *            member's disk, alone and with its controller's other disks
+ *            (issue 38), as information; set exactly when meas_disk
+ *            is not 0.  Each member carries its own figures.  Losing
+ *            them loses what examine shows of the measurement.
  */
 #define BDS_LABEL_COMPAT_OWNER		0x00000001U
 #define BDS_LABEL_COMPAT_WEIGHTS_MODE	0x00000002U
+#define BDS_LABEL_COMPAT_MEASURED	0x00000004U
 /* weights_mode: how the weights were chosen (create, grow). */
 #define BDS_WEIGHTS_MODE_NONE		0	/* not recorded */
 #define BDS_WEIGHTS_MODE_CAPACITY	1	/* --weights capacity */
@@ -121,7 +127,11 @@ struct bds_label_head {
 	u8 reserved0[4];		/* 148 zero */
 	char owner[BDS_LABEL_OWNER_LEN];	/* 152 system ID, NUL-padded */
 	__le32 weights_mode;		/* 216 WEIGHTS_MODE: 1..3 */
-	u8 reserved2[36];		/* 220 zero */
+	__le32 meas_disk;		/* 220 MEASURED: this disk alone, kB/s */
+	__le32 meas_ctrl;		/* 224 MEASURED: its controller, kB/s */
+	u8 reserved3[4];		/* 228 zero */
+	__le64 meas_time;		/* 232 MEASURED: when, seconds */
+	u8 reserved2[16];		/* 240 zero */
 	char name[BDS_LABEL_NAME_LEN];	/* 256 NUL-terminated, NUL-padded */
 	u8 reserved1[128];		/* 384 zero */
 } __packed;
@@ -154,6 +164,12 @@ static_assert(sizeof(struct bds_label_disk) == BDS_LABEL_SIZE, "label");
 static_assert(offsetof(struct bds_label_head, owner) == 152, "owner");
 static_assert(offsetof(struct bds_label_head, weights_mode) == 216,
 	      "weights_mode");
+static_assert(offsetof(struct bds_label_head, meas_disk) == 220,
+	      "meas_disk");
+static_assert(offsetof(struct bds_label_head, meas_time) == 232,
+	      "meas_time");
+static_assert(offsetof(struct bds_label_head, reserved2) == 240,
+	      "reserved2");
 static_assert(offsetof(struct bds_label_head, name) == 256, "name");
 static_assert(offsetof(struct bds_label_disk, members) == 1280, "members");
 
@@ -211,6 +227,14 @@ struct bds_label {
 	char name[BDS_LABEL_NAME_LEN];
 	char owner[BDS_LABEL_OWNER_LEN];	/* "" when none */
 	u32 weights_mode;		/* BDS_WEIGHTS_MODE_*; 0 when none */
+	/*
+	 * MEASURED: this member's disk alone and its controller's limit
+	 * (0: none showed), kB/s (10^3 bytes); when, seconds since 1970
+	 * UTC.  All 0 when not measured.  A member's own, not the volume's.
+	 */
+	u32 meas_disk;
+	u32 meas_ctrl;
+	u64 meas_time;
 	u32 group_size[BDS_MAX_GROUPS];
 	char controller[BDS_MAX_GROUPS][BDS_LABEL_CTRL_LEN + 1];
 	u8 uuid[BDS_MAX_MEMBERS][BDS_UUID_LEN];
@@ -261,6 +285,8 @@ enum bds_label_err {
 	BDS_LABEL_ERR_RESHAPE_PLACE,
 	/* WEIGHTS_MODE; appended */
 	BDS_LABEL_ERR_WEIGHTS_MODE,
+	/* MEASURED; appended */
+	BDS_LABEL_ERR_MEASURED,
 };
 
 const char *bds_label_error(enum bds_label_err err);

@@ -39,10 +39,13 @@
  *     bds_layout_init() and fuzz_expected_geom() both accept, and a
  *     non-empty NUL-terminated volume name of the documented characters,
  *     controller and serial texts of printable ASCII, and "compat" the
- *     known bits OWNER and WEIGHTS_MODE only: OWNER set exactly when the
- *     owner is a non-empty NUL-padded text of the name's characters
- *     (else all zero), WEIGHTS_MODE exactly when the weights mode
- *     (bytes 216..219) is 1, 2 or 3 (else 0).
+ *     known bits OWNER, WEIGHTS_MODE and MEASURED only: OWNER set
+ *     exactly when the owner is a non-empty NUL-padded text of the
+ *     name's characters (else all zero), WEIGHTS_MODE exactly when the
+ *     weights mode (bytes 216..219) is 1, 2 or 3 (else 0), MEASURED
+ *     exactly when the disk figure (220..223) is not 0, and then the
+ *     time (232..239) not 0 either (else both, and the controller's
+ *     figure at 224..227, 0).
  *     RESHAPE (incompat bit 1) set exactly when the section (bytes
  *     384..511 and 7424..8191) is not all zero, and then, checked here
  *     from the documentation: 1..old nr_members..nr_members old members
@@ -56,7 +59,8 @@
  *     before its backup; without RESHAPE every decoded field of it zero.
  *     ADOPT (incompat bit 2) only in a copy at the backup sector.
  *  4. An accepted copy encodes back (bds_label_encode()) to the same
- *     bytes outside the reserved areas (head 148..151 and 220..255) and
+ *     bytes outside the reserved areas (head 148..151, 228..231 and
+ *     240..255) and
  *     "compat" (144..147, written back with the known bits only; the
  *     crc too unless any of those differ), with zero reserved areas and
  *     a correct crc (by a bitwise crc32c written here), and that
@@ -138,7 +142,8 @@ static u32 crc32c_bitwise(const u8 *p, size_t len)
 /* Reserved bytes of a copy: the reader ignores them, the writer zeroes. */
 static bool is_reserved(size_t i)
 {
-	return (i >= 148 && i < 152) || (i >= 220 && i < 256);
+	return (i >= 148 && i < 152) || (i >= 228 && i < 232) ||
+	       (i >= 240 && i < 256);
 }
 
 /* The RESHAPE section: bytes 384..511 and 7424..8191. */
@@ -324,10 +329,16 @@ static void check_decoded(const struct bds_label *l)
 		FUZZ_CHECK(name_char(l->name[i]), "name byte %u is 0x%02x", i,
 			   (u8)l->name[i]);
 
-	/* "compat": OWNER and WEIGHTS_MODE only, each exactly when used */
+	/* "compat": OWNER, WEIGHTS_MODE and MEASURED only, each when used */
 	FUZZ_CHECK(!(l->compat & ~(BDS_LABEL_COMPAT_OWNER |
-				   BDS_LABEL_COMPAT_WEIGHTS_MODE)),
+				   BDS_LABEL_COMPAT_WEIGHTS_MODE |
+				   BDS_LABEL_COMPAT_MEASURED)),
 		   "compat 0x%x kept", l->compat);
+	FUZZ_CHECK((l->compat & BDS_LABEL_COMPAT_MEASURED) ?
+		   l->meas_disk && l->meas_time :
+		   !l->meas_disk && !l->meas_ctrl && !l->meas_time,
+		   "measured %u, %u kB/s at %llu, compat 0x%x", l->meas_disk,
+		   l->meas_ctrl, (unsigned long long)l->meas_time, l->compat);
 	FUZZ_CHECK(l->weights_mode <= 3 &&
 		   !!l->weights_mode == !!(l->compat & BDS_LABEL_COMPAT_WEIGHTS_MODE),
 		   "weights mode %u, compat 0x%x", l->weights_mode, l->compat);
@@ -450,7 +461,8 @@ static void check_reshape(const u8 *buf, const struct bds_label *l)
 static void check_roundtrip(const u8 *buf, const struct bds_label *l)
 {
 	u32 compat = get_le32(buf + COMPAT_OFF);
-	u32 known = BDS_LABEL_COMPAT_OWNER | BDS_LABEL_COMPAT_WEIGHTS_MODE;
+	u32 known = BDS_LABEL_COMPAT_OWNER | BDS_LABEL_COMPAT_WEIGHTS_MODE |
+		    BDS_LABEL_COMPAT_MEASURED;
 	bool crc_same = reserved_zero(buf) && !(compat & ~known);
 	struct bds_label *l2;
 	enum bds_label_err err;
@@ -506,7 +518,7 @@ static void check_result(enum bds_label_err err, const u8 *buf, size_t len,
 			 const struct bds_label *l)
 {
 	if (err != BDS_LABEL_OK) {
-		FUZZ_CHECK(err <= BDS_LABEL_ERR_WEIGHTS_MODE, "unknown error %d", err);
+		FUZZ_CHECK(err <= BDS_LABEL_ERR_MEASURED, "unknown error %d", err);
 		FUZZ_CHECK(len >= BDS_LABEL_SIZE || err == BDS_LABEL_ERR_SHORT,
 			   "%zu bytes: error %d (%s)", len, err,
 			   bds_label_error(err));

@@ -125,6 +125,23 @@ static inline void golden_weights_mode_label(struct bds_label *l)
 }
 
 /*
+ * The weights-mode golden label of a volume made with bdsadm create
+ * --measure --weights bandwidth (issue 38): its head also says compat
+ * MEASURED, this member's disk read 20 MB/s alone (20000 kB/s) and its
+ * controller 40 MB/s with its other disks, at 2026-12-06 00:00:00 UTC
+ * (meas_time at byte 232).
+ * tests/libbds/golden/label-v1-measured.bin is this label as written.
+ */
+static inline void golden_measured_label(struct bds_label *l)
+{
+	golden_weights_mode_label(l);
+	l->compat |= BDS_LABEL_COMPAT_MEASURED;
+	l->meas_disk = 20000;
+	l->meas_ctrl = 40000;
+	l->meas_time = 1796515200ULL;
+}
+
+/*
  * The golden label mid-restripe: the golden volume while it is restriped
  * forward from the volume of two members it was before member 1 (the
  * label's own member, serial QM00002) joined controller host0: members 0

@@ -25,6 +25,10 @@
  *     label-v1-weights-mode.bin) the same way: every single-byte
  *     corruption refused, the rules of the mode (rule 33), and older
  *     readers' view of it (the weighted golden label).
+ *   - the golden vector with measured figures (golden/
+ *     label-v1-measured.bin) the same way: every single-byte corruption
+ *     refused, the rules of the figures (rule 35), and older readers'
+ *     view of it (the weights-mode golden label).
  *   - the golden vector mid-restripe (golden/label-v1-reshape.bin) the
  *     same way: every single-byte corruption refused, no byte of the
  *     RESHAPE section ignored (each change with the crc made right is
@@ -33,6 +37,7 @@
  *
  * Usage: test-label GOLDEN-FILE WEIGHTED-GOLDEN-FILE OWNER-GOLDEN-FILE
  *                   RESHAPE-GOLDEN-FILE WEIGHTS-MODE-GOLDEN-FILE
+ *                   ADOPT-GOLDEN-FILE MEASURED-GOLDEN-FILE
  */
 #include "libbds/label.h"	/* first: the header is self-contained */
 #include "libbds/crc32c.h"
@@ -348,7 +353,7 @@ static void test_rules(void)
 	/* Reserved bytes are the future's: readers of version 1 ignore them. */
 	memcpy(buf, golden, sizeof(buf));
 	buf[148] = 1;
-	buf[220] = 4;
+	buf[240] = 4;
 	buf[255] = 5;
 	refix_crc(buf);
 	check(bds_label_decode(buf, sizeof(buf), &l) == BDS_LABEL_OK,
@@ -744,7 +749,7 @@ static void test_owner_rules(void)
 
 	/* compat bits this version does not know are ignored, not kept */
 	memcpy(buf, ogolden, sizeof(buf));
-	put32(buf, 144, 0xfffffffcU | BDS_LABEL_COMPAT_OWNER);
+	put32(buf, 144, 0xfffffff8U | BDS_LABEL_COMPAT_OWNER);
 	refix_crc(buf);
 	check(bds_label_decode(buf, sizeof(buf), &l) == BDS_LABEL_OK &&
 	      l.compat == BDS_LABEL_COMPAT_OWNER && !strcmp(l.owner, GOLDEN_OWNER),
@@ -844,6 +849,85 @@ static void test_weights_mode_golden(void)
 	      "weights-mode golden: without the bit and the field, the weighted golden label");
 }
 
+static u8 ggolden[BDS_LABEL_SIZE];
+
+/* The golden vector with measured figures: its description, and back. */
+static void test_measured_golden(void)
+{
+	static u8 buf[BDS_LABEL_SIZE];
+	struct bds_label want, l;
+	enum bds_label_err err;
+
+	golden_measured_label(&want);
+	bds_label_encode(&want, buf);
+	check(!memcmp(buf, ggolden, sizeof(buf)),
+	      "measured golden: its description encodes to the file byte for byte");
+	check(U(get64(ggolden, 16) & 0xffffffff) == 0x9c83ab21,
+	      "measured golden: crc 0x%08llx", U(get64(ggolden, 16) & 0xffffffff));
+	check(U(get64(ggolden, 144) & 0xffffffff) ==
+	      (BDS_LABEL_COMPAT_WEIGHTS_MODE | BDS_LABEL_COMPAT_MEASURED) &&
+	      U(get64(ggolden, 220) & 0xffffffff) == 20000 &&
+	      U(get64(ggolden, 224) & 0xffffffff) == 40000 &&
+	      U(get64(ggolden, 232)) == 1796515200ULL,
+	      "measured golden: compat WEIGHTS_MODE | MEASURED at 144, 20000 kB/s at 220, 40000 at 224, 2026-12-06 at 232");
+	check(!memcmp(ggolden + 20, mgolden + 20, 144 - 20) &&
+	      !memcmp(ggolden + 148, mgolden + 148, 220 - 148) &&
+	      !memcmp(ggolden + 228, mgolden + 228, 4) &&
+	      !memcmp(ggolden + 240, mgolden + 240, BDS_LABEL_SIZE - 240),
+	      "measured golden: the rest is the weights-mode golden label's, byte for byte");
+	err = bds_label_decode(ggolden, sizeof(ggolden), &l);
+	check(err == BDS_LABEL_OK && !memcmp(&l, &want, sizeof(l)),
+	      "measured golden decodes to its description: %s",
+	      bds_label_error(err));
+	/* a reader before MEASURED ignored bytes 220..255 */
+	memcpy(buf, ggolden, sizeof(buf));
+	put32(buf, 144, BDS_LABEL_COMPAT_WEIGHTS_MODE);
+	memset(buf + 220, 0, 20);
+	refix_crc(buf);
+	check(!memcmp(buf, mgolden, sizeof(buf)),
+	      "measured golden: without the bit and the fields, the weights-mode golden label");
+}
+
+/* Rule 35, as mutations of the golden vector with measured figures. */
+static void test_measured_rules(void)
+{
+	static const struct mutation mm[] = {
+		{ "MEASURED bit cleared, figures kept", 144, 4, BDS_LABEL_COMPAT_WEIGHTS_MODE, NULL, BDS_LABEL_ERR_MEASURED, false },
+		{ "disk figure 0, MEASURED set", 220, 4, 0, NULL, BDS_LABEL_ERR_MEASURED, false },
+		{ "time 0, MEASURED set", 232, 8, 0, NULL, BDS_LABEL_ERR_MEASURED, false },
+		{ "reserved byte between the figures and the time", 228, 1, 1, NULL, BDS_LABEL_OK, false },
+		{ "controller figure 0 (no limit showed)", 224, 4, 0, NULL, BDS_LABEL_OK, false },
+		{ "disk figure 2^32 - 1 kB/s", 220, 4, 0xffffffffULL, NULL, BDS_LABEL_OK, false },
+		{ "unknown compat bits beside MEASURED", 144, 4, 0xfffffffeU, NULL, BDS_LABEL_OK, false },
+		{ "reserved byte after the figures", 255, 1, 1, NULL, BDS_LABEL_OK, false },
+	};
+	static u8 buf[BDS_LABEL_SIZE];
+	struct bds_label l;
+	enum bds_label_err err;
+	size_t i;
+
+	for (i = 0; i < sizeof(mm) / sizeof(mm[0]); i++) {
+		memcpy(buf, ggolden, sizeof(buf));
+		apply(buf, &mm[i]);
+		err = bds_label_decode(buf, sizeof(buf), &l);
+		check(err == mm[i].want, "measured: %s: %s (want: %s)", mm[i].what,
+		      bds_label_error(err), bds_label_error(mm[i].want));
+		if (!err)
+			check((l.compat & BDS_LABEL_COMPAT_MEASURED) && l.meas_disk &&
+			      l.meas_time == 1796515200ULL,
+			      "measured: %s: compat 0x%x, disk %u kB/s, controller %u",
+			      mm[i].what, l.compat, l.meas_disk, l.meas_ctrl);
+	}
+	/* a clear bit wants all three fields 0, the controller's too */
+	memcpy(buf, mgolden, sizeof(buf));
+	put32(buf, 224, 40000);
+	refix_crc(buf);
+	err = bds_label_decode(buf, sizeof(buf), &l);
+	check(err == BDS_LABEL_ERR_MEASURED,
+	      "measured: a controller figure without MEASURED: %s",
+	      bds_label_error(err));
+}
+
 /* Rule 33, as mutations of the golden vector with a weights mode. */
 static void test_weights_mode_rules(void)
 {
@@ -854,8 +938,9 @@ static void test_weights_mode_rules(void)
 		{ "mode 2^31 + 1", 216, 4, 0x80000001ULL, NULL, BDS_LABEL_ERR_WEIGHTS_MODE, false },
 		{ "mode 2 (bandwidth)", 216, 4, 2, NULL, BDS_LABEL_OK, false },
 		{ "mode 3 (list)", 216, 4, 3, NULL, BDS_LABEL_OK, false },
-		{ "unknown compat bits beside WEIGHTS_MODE", 144, 4, 0xfffffffeU, NULL, BDS_LABEL_OK, false },
-		{ "reserved byte after the mode", 220, 1, 1, NULL, BDS_LABEL_OK, false },
+		{ "unknown compat bits beside WEIGHTS_MODE", 144, 4, 0xfffffffaU, NULL, BDS_LABEL_OK, false },
+		{ "reserved byte after the measured figures", 240, 1, 1, NULL, BDS_LABEL_OK, false },
+		{ "a measured figure without MEASURED", 220, 4, 20000, NULL, BDS_LABEL_ERR_MEASURED, false },
 	};
 	static u8 buf[BDS_LABEL_SIZE];
 	struct bds_label l;
@@ -1175,10 +1260,11 @@ static void test_reshape_round_trip(void)
 int main(int argc, char **argv)
 {
 	tap_rng = 0x6c6162656c2d7631ULL;
-	if (argc != 7 || !load_file(argv[2], wgolden) || !load_file(argv[3], ogolden) ||
+	if (argc != 8 || !load_file(argv[2], wgolden) || !load_file(argv[3], ogolden) ||
 	    !load_file(argv[4], rgolden) || !load_file(argv[5], mgolden) ||
-	    !load_file(argv[6], agolden) || !load_golden(argv[1])) {
-		fprintf(stderr, "usage: test-label GOLDEN-FILE WEIGHTED-GOLDEN-FILE OWNER-GOLDEN-FILE RESHAPE-GOLDEN-FILE WEIGHTS-MODE-GOLDEN-FILE ADOPT-GOLDEN-FILE (8192 bytes each)\n");
+	    !load_file(argv[6], agolden) || !load_file(argv[7], ggolden) ||
+	    !load_golden(argv[1])) {
+		fprintf(stderr, "usage: test-label GOLDEN-FILE WEIGHTED-GOLDEN-FILE OWNER-GOLDEN-FILE RESHAPE-GOLDEN-FILE WEIGHTS-MODE-GOLDEN-FILE ADOPT-GOLDEN-FILE MEASURED-GOLDEN-FILE (8192 bytes each)\n");
 		return 2;
 	}
 	test_crc();
@@ -1202,5 +1288,8 @@ int main(int argc, char **argv)
 	test_reshape_round_trip();
 	test_adopt_golden();
 	test_corruption_of(agolden, "adopting golden: ");
+	test_measured_golden();
+	test_corruption_of(ggolden, "measured golden: ");
+	test_measured_rules();
 	return tap_done();
 }
