@@ -268,6 +268,26 @@ static enum plan_status make_label(struct plan_ctx *c, struct create_job *j)
 }
 
 /* Member @i's label of the volume @v. */
+/*
+ * --measure: member @i's figures as the weights went by them (measure.c,
+ * as_speeds()), in kB/s, into its label (compat MEASURED), when.
+ */
+static void member_measured(const struct plan_ctx *c, int i,
+			    struct bds_label *l)
+{
+	const struct plan_opts *o = &c->opt;
+	long m = c->tbl[i] - c->mem;
+
+	if (!o->measure || !o->disk_list || !o->ctrl_list ||
+	    o->disk_list[m] * 1000 < 1 || o->disk_list[m] * 1000 > 4e9)
+		return;
+	l->meas_disk = (u32)(o->disk_list[m] * 1000 + 0.5);
+	l->meas_ctrl = o->ctrl_list[c->tbl[i]->ctrl] * 1000 > 4e9 ? 0 :
+		       (u32)(o->ctrl_list[c->tbl[i]->ctrl] * 1000 + 0.5);
+	l->meas_time = l->ctime;
+	l->compat |= BDS_LABEL_COMPAT_MEASURED;
+}
+
 static void member_label(const struct plan_ctx *c, const struct bds_label *v,
 			 int i, struct bds_label *l)
 {
@@ -278,6 +298,7 @@ static void member_label(const struct plan_ctx *c, const struct bds_label *v,
 	l->data_sectors = bds_label_member_data(v, (u32)i);
 	l->member_sectors = c->tbl[i]->size;
 	l->backup_sector = bds_label_backup_sector(c->tbl[i]->size);
+	member_measured(c, i, l);
 }
 
 /* Undo: erase the labels of members @from to @to - 1 (table order). */

@@ -23,6 +23,21 @@ static const char *copy_name(int pick)
 	return pick == 1 ? "backup" : "primary";
 }
 
+/* MEASURED: what --measure read of this member's disk, and when. */
+static void print_measured(const struct bds_label *l)
+{
+	char t[64];
+
+	printf("       Measured : %g MB/s alone", l->meas_disk / 1000.0);
+	if (l->meas_ctrl)
+		printf(", %g MB/s its controller (all its disks)",
+		       l->meas_ctrl / 1000.0);
+	else
+		printf(", its controller no limit");
+	printf(" (%s; create --measure)\n",
+	       bds_time(l->meas_time, t, sizeof(t)));
+}
+
 /* How the weights were chosen (label WEIGHTS_MODE, 1..3). */
 static const char *weights_mode_name(u32 mode)
 {
@@ -142,6 +157,8 @@ static void print_human(const char *dev, const struct bds_dev_labels *dl,
 	if (l->weights_mode)
 		printf("   Weights mode : %s (grow --add chooses the new set's so)\n",
 		       weights_mode_name(l->weights_mode));
+	if (l->meas_disk)
+		print_measured(l);
 	if (!weighted) {
 		printf("   Stripe order :");
 		for (i = 0; i < l->nr_members; i++)
@@ -275,6 +292,18 @@ static void print_json(const char *dev, const struct bds_dev_labels *dl,
 		printf("\"%s\",\n", weights_mode_name(l->weights_mode));
 	else
 		printf("null,\n");
+	printf("     \"measured\": ");
+	if (l->meas_disk) {
+		printf("{\"disk_mbps\": %g, \"controller_mbps\": ",
+		       l->meas_disk / 1000.0);
+		if (l->meas_ctrl)
+			printf("%g", l->meas_ctrl / 1000.0);
+		else
+			printf("null");
+		printf(", \"time\": %llu},\n", (unsigned long long)l->meas_time);
+	} else {
+		printf("null,\n");
+	}
 	printf("     \"members\": [");
 	for (i = 0; i < l->nr_members; i++) {
 		bds_uuid_format(l->uuid[i], u);

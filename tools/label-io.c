@@ -385,8 +385,36 @@ void bds_label_id_held(struct bds_label_id *id, const struct bds_dev_labels *dl)
 		id->held = BDS_HELD_CONFLICT;
 }
 
-/* Does the device still hold @was?  0, -ESTALE, or a read's -errno. */
-static int check_held(const struct bds_dev *d, const struct bds_label_id *was)
+/*
+ * MEASURED: a member's figures are its own (label.h), and the writers
+ * build every member's label from one view of the volume, which carries
+ * no figures of the others (bds_label_member_view()).  So a label
+ * written without figures keeps those of the member's own label on the
+ * device: the same volume and member UUIDs.  A new member (replace,
+ * grow) has none until it is measured.
+ */
+static void keep_measured(struct bds_label *l, const struct bds_dev_labels *dl)
+{
+	int k, i;
+
+	for (k = 0; k < 2 && !l->meas_disk; k++) {
+		i = dl->pick == 1 ? !k : k;
+		if (dl->err[i] != BDS_LABEL_OK || !dl->copy[i].meas_disk ||
+		    memcmp(dl->copy[i].volume_uuid, l->volume_uuid, BDS_UUID_LEN) ||
+		    memcmp(dl->copy[i].member_uuid, l->member_uuid, BDS_UUID_LEN))
+			continue;
+		l->meas_disk = dl->copy[i].meas_disk;
+		l->meas_ctrl = dl->copy[i].meas_ctrl;
+		l->meas_time = dl->copy[i].meas_time;
+	}
+}
+
+/*
+ * Does the device still hold @was?  0, -ESTALE, or a read's -errno; on 0,
+ * @l (when not NULL) keeps the member's measured figures (keep_measured()).
+ */
+static int check_held(const struct bds_dev *d, const struct bds_label_id *was,
+		      struct bds_label *l)
 {
 	struct bds_dev_labels *dl = malloc(sizeof(*dl));
 	struct bds_label_id now;
@@ -400,6 +428,8 @@ static int check_held(const struct bds_dev *d, const struct bds_label_id *was)
 		if (memcmp(&now, was, sizeof(now)))
 			rc = -ESTALE;
 	}
+	if (!rc && l)
+		keep_measured(l, dl);
 	free(dl);
 	return rc;
 }
@@ -436,15 +466,14 @@ static int write_copies(const struct bds_dev *d, const struct bds_label_id *was,
 
 	if (d->lbs > 4096 || l->backup_sector + BDS_LABEL_SECTORS > d->sectors)
 		return -EINVAL;
-	rc = check_held(d, was);
-	if (rc)
-		return rc;
 	copy = malloc(sizeof(*copy));
 	buf = label_buf();
 	rc = -ENOMEM;
 	if (copy && buf) {
 		*copy = *l;
-		rc = 0;
+		rc = check_held(d, was, copy);
+	}
+	if (!rc) {
 		if (which & COPY_PRIMARY)
 			rc = write_copy(d, buf, copy, BDS_LABEL_PRIMARY);
 		if (!rc && (which & COPY_BACKUP))

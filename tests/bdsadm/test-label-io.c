@@ -188,6 +188,43 @@ static void test_checked_writes(struct bds_label *l)
 	      "checked: conflicting copies, as expected: wiped");
 }
 
+/*
+ * MEASURED: a label written without figures keeps those of the member's
+ * own label on the device; another member's label does not take them.
+ */
+static void test_measured_kept(void)
+{
+	static struct bds_dev_labels dl;
+	struct bds_label l, g2, o;
+
+	golden_label(&l);
+	l.meas_disk = 20000;
+	l.meas_ctrl = 40000;
+	l.meas_time = 1796515200ULL;
+	l.compat |= BDS_LABEL_COMPAT_MEASURED;
+	check(bds_labels_write(&dev, now(), &l) == 0,
+	      "measured: the golden label with its figures written");
+	golden_label(&g2);
+	g2.generation = 2;
+	check(bds_labels_write(&dev, now(), &g2) == 0 &&
+	      bds_labels_read(&dev, &dl) == 0 && dl.pick == 0 &&
+	      dl.copy[0].generation == 2 && dl.copy[1].generation == 2 &&
+	      dl.copy[0].meas_disk == 20000 && dl.copy[1].meas_ctrl == 40000 &&
+	      dl.copy[1].meas_time == 1796515200ULL,
+	      "measured: generation 2 written without figures keeps the member's own (%u, %u kB/s)",
+	      dl.copy[0].meas_disk, dl.copy[1].meas_ctrl);
+	o = g2;
+	o.generation = 3;
+	o.member_index = 0;
+	memcpy(o.member_uuid, o.uuid[0], BDS_UUID_LEN);
+	o.data_offset = o.member_offset[0];
+	check(bds_labels_write(&dev, now(), &o) == 0 &&
+	      bds_labels_read(&dev, &dl) == 0 && dl.pick == 0 &&
+	      dl.copy[0].member_index == 0 && !dl.copy[0].meas_disk &&
+	      !dl.copy[1].meas_disk,
+	      "measured: another member's label over it takes none");
+}
+
 int main(int argc, char **argv)
 {
 	static struct bds_dev_labels dl;
@@ -257,6 +294,8 @@ int main(int argc, char **argv)
 	check(bds_labels_read(&dev, &dl) == 0 && dl.pick == 0 &&
 	      dl.err[1] == BDS_LABEL_OK && dl.sector[1] == l.backup_sector,
 	      "after growing by 32 MiB: the backup read where the primary says");
+
+	test_measured_kept();
 
 	/* wipe */
 	check(bds_labels_wipe(&dev, now()) == 0, "wipe");

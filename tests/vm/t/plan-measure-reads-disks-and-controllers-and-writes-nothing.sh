@@ -16,7 +16,9 @@
 #  - a disk that another reader reads during its measurement is marked
 #    busy (a note, and "busy": true in the JSON), the others not;
 #  - create --measure --weights bandwidth makes a labelled volume of the
-#    three disks;
+#    three disks, each label with what its disk read (examine shows it;
+#    the lone controller's disk with no controller limit; examine
+#    --json logged for the schema check);
 #  - --measure refuses a disk held by device-mapper, naming it (with
 #    --force, past plan's own check of disks in use), and
 #    --measure with --disk-mbps is a usage error.
@@ -82,6 +84,19 @@ run bdsadm create fast --measure --weights bandwidth --chunk 16K "$@"
 expect_eq "$(dmsetup table fast | tr ' ' '\n' | grep -c '^[0-9]*:[0-9]*$')" 3 \
 	"create --measure --weights bandwidth: a volume of the three disks"
 check "... labelled" sh -c "bdsadm examine /dev/$D0 >/dev/null"
+# each member's label records its own figures (compat MEASURED)
+for d in "$D0" "$D1" "$D2"; do
+	bdsadm examine "/dev/$d" >"/tmp/$d.examine" 2>&1
+	grep "Measured :" "/tmp/$d.examine" || true
+	check "$d's label: what its disk read alone" \
+		grep -qE "^ +Measured : [0-9.]+ MB/s alone, .*create --measure\)\$" "/tmp/$d.examine"
+done
+check "$D0, alone on its controller: no controller limit recorded" \
+	grep -qE "^ +Measured : [0-9.]+ MB/s alone, its controller no limit" "/tmp/$D0.examine"
+bdsadm examine --json "/dev/$D1" >/tmp/examine.json 2>/dev/null
+bds_json_log examine /tmp/examine.json
+check "examine --json: the figures as measured" \
+	grep -qE '"measured": \{"disk_mbps": [0-9.]+, "controller_mbps": ([0-9.]+|null), "time": [0-9]+\}' /tmp/examine.json
 
 # --force gets past plan's own check of disks in use: --measure itself
 # must refuse, as its exclusive open fails
