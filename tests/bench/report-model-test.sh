@@ -17,6 +17,8 @@ set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=tests/scripts/tap.sh disable=SC1091
 . "$HERE/../scripts/tap.sh"
+# shellcheck source=tests/bench/report-check-lib.sh disable=SC1091
+. "$HERE/report-check-lib.sh"
 W=$(mktemp -d "${TMPDIR:-/tmp}/report-model-test.XXXXXX")
 trap 'rm -rf "$W"' EXIT
 
@@ -40,24 +42,6 @@ make_run() {
 	echo "kernel=6.1" >"$d/info.txt"
 	: >"$d/summary.md"
 	"$HERE/report-model" "$d" >"$d/out" 2>&1
-}
-has() { # FILE TEXT: TEXT is a line, or part of one, of FILE
-	grep -qF -- "$2" "$1" && return 0
-	echo "# not in $1: $2"
-	sed 's/^/#   /' "$1"
-	return 1
-}
-hasnt() {
-	grep -qF -- "$2" "$1" || return 0
-	echo "# in $1 but should not be: $2"
-	return 1
-}
-# t DESCRIPTION COMMAND...: one TAP line, COMMAND's status
-t() {
-	local desc=$1 st=0
-	shift
-	"$@" || st=$?
-	ok "$st" "$desc"
 }
 
 st=0

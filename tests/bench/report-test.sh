@@ -17,6 +17,8 @@ set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=tests/scripts/tap.sh disable=SC1091
 . "$HERE/../scripts/tap.sh"
+# shellcheck source=tests/bench/report-check-lib.sh disable=SC1091
+. "$HERE/report-check-lib.sh"
 W=$(mktemp -d "${TMPDIR:-/tmp}/report-test.XXXXXX")
 trap 'rm -rf "$W"' EXIT
 
@@ -41,19 +43,6 @@ make_run() {
 	printf 'kernel=6.1.0\nkernel_series=6.1\n' >"$d/info.txt"
 	: >"$W/base.csv"
 	"$HERE/report" "$d" "$W/base.csv" >"$d/out" 2>&1 || { cat "$d/out"; return 1; }
-}
-has() { # FILE TEXT: TEXT is a line, or part of one, of FILE
-	grep -qF -- "$2" "$1" && return 0
-	echo "# not in $1: $2"
-	sed 's/^/#   /' "$1"
-	return 1
-}
-# t DESCRIPTION COMMAND...: one TAP line, COMMAND's status
-t() {
-	local desc=$1 st=0
-	shift
-	"$@" || st=$?
-	ok "$st" "$desc"
 }
 
 st=0
