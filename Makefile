@@ -198,7 +198,7 @@ vm-times:
 #   (short form: 8).  About 3 s per state here: 1000 states took 52
 #   minutes on 6.12 and 55 on 6.1.
 # - power-cut-mid-restripe-loses-nothing-flushed, GROW_CRASH_STATES states
-#   of a grow --add per kernel (short form: 6), every GROW_CRASH_FINISH-th
+#   of a grow --add per kernel (short form: 6, make check's 4), every GROW_CRASH_FINISH-th
 #   one cut mid-restripe also finished by grow --continue.
 # CRASH_TESTS picks one of them.
 CRASH_STATES ?= 1000

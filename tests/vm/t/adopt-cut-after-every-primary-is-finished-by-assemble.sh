@@ -12,6 +12,7 @@
 # reboot-topology: ctl=c1d1+c0d0 ctl=c1d0+c0d1
 # timeout: 300
 # kernels: 6.1
+# check-kernels: none
 
 # shellcheck disable=SC1091
 . /bds/guest-lib.sh

@@ -26,7 +26,7 @@
 #
 # topology: size=256M ctl=3 ctl=3
 # timeout: 600
-# check-kernels: 6.1 7.2
+# check-kernels: 6.1
 
 # Variables named VAR_<n> are set and read through eval.
 # shellcheck disable=SC1091,SC2034,SC2154

@@ -29,7 +29,7 @@
 #
 # topology: ctl=1/size=128M+1/size=256M ctl=1/size=128M+1/size=256M
 # timeout: 600
-# check-kernels: 6.1 7.2
+# check-kernels: 6.1
 
 # Variables named VAR_<n> are set and read through eval.
 # shellcheck disable=SC1091,SC2034,SC2154

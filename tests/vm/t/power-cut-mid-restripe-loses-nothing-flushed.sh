@@ -42,8 +42,8 @@
 # -n" must find nothing.  Every bds.grow_crash_finish-th state cut
 # mid-restripe (default 4) then runs "bdsadm grow --continue vol" to the
 # end and checks all of it again over the new length.  The states:
-# bds.grow_crash_states=N (default 6; make crash-test
-# GROW_CRASH_STATES=N): N-1 flushes of the grow that a write follows,
+# bds.grow_crash_states=N (default 6, and 4 under make check's
+# BDS_SAMPLE=1; make crash-test GROW_CRASH_STATES=N): N-1 flushes of the grow that a write follows,
 # half of them spread over all such flushes, half over those right after
 # a label write; each with random cuts or, at random, all members cut
 # after the interval's last mark; then the whole log (the grown volume).
@@ -62,7 +62,11 @@
 for p in bds-logreplay bds-crashload; do
 	command -v $p >/dev/null || fail "$p not in the guest (# exec: header)"
 done
-STATES=$(bds_cmdline_arg bds.grow_crash_states 6)
+if [ "${BDS_SAMPLE:-0}" = 1 ]; then
+	STATES=$(bds_cmdline_arg bds.grow_crash_states 4)
+else
+	STATES=$(bds_cmdline_arg bds.grow_crash_states 6)
+fi
 FINISH=$(bds_cmdline_arg bds.grow_crash_finish 4)
 SEED=$(bds_cmdline_arg bds.crash_seed 23)
 OPS=$(bds_cmdline_arg bds.grow_crash_ops 150)

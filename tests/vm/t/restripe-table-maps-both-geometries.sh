@@ -12,7 +12,7 @@
 #  - the table bds-mklabels prints loads; "dmsetup table" gives it back
 #    word for word (members as major:minor); optimal_io_size is the old
 #    geometry's stripe width;
-#  - 300 units of random data written through the volume with O_DIRECT in
+#  - 150 units of random data written through the volume with O_DIRECT in
 #    requests of 7 units (one of them crosses the checkpoint) lie, every
 #    one of them, where an independent model in shell arithmetic says:
 #    unit k of geometry G on member order_G[k mod N_G] at sector
@@ -20,7 +20,7 @@
 #    the old one from CK on; each geometry's order is the kernel's status
 #    of a plain table (no volume, no reshape) over the same members and
 #    offsets; every member is read directly with O_DIRECT;
-#  - the 300 units read back through the volume as written;
+#  - the 150 units read back through the volume as written;
 #  - write-zeroes (blkdiscard -z) over units CK-3 .. CK+2 leaves those six
 #    units zero on the members where the model puts them (three in each
 #    geometry), units CK-4 and CK+3 and all the others as they were;
@@ -57,7 +57,7 @@ DMV=/dev/mapper/$VOL
 CHUNK=128                       # sectors
 CB=$((CHUNK * 512))             # bytes of a stripe unit
 CK=100                          # the checkpoint, in units
-UNITS=300                       # units written
+UNITS=150                       # units written
 DATA=/tmp/restripe.data         # what was written through the volume
 EXP=/tmp/restripe.expected      # what the volume must hold now
 # util-linux blkdiscard (busybox's has no -z); -f: no signature probing,
@@ -168,7 +168,7 @@ expect_eq "$(bds_queue $DMV optimal_io_size)" $((2 * CB)) \
 	"optimal_io_size is the old geometry's stripe width"
 log "status: $(dmsetup status $VOL)"
 
-# 300 units in requests of 7 units: [98, 105) crosses the checkpoint.
+# 150 units in requests of 7 units: [98, 105) crosses the checkpoint.
 dd if=/dev/urandom of=$DATA bs=$CB count=$UNITS status=none || fail "cannot make test data"
 run dd if=$DATA of=$DMV bs=$((7 * CB)) oflag=direct conv=fsync status=none
 expect_eq "$(bds_md5 $DMV 0 $((UNITS * CB)))" "$(md5sum <$DATA | cut -d' ' -f1)" \
