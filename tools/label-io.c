@@ -258,13 +258,13 @@ child_read(const char *path, u8 *buf, struct timed_read *t, int fd)
 }
 
 /* Read what the child sends, within @ms milliseconds in all. */
-static int collect(int fd, struct timed_read *t, int ms)
+static int collect(int fd, void *buf, size_t len, int ms)
 {
 	struct timespec start, now;
 	size_t done = 0;
 
 	clock_gettime(CLOCK_MONOTONIC, &start);
-	while (done < sizeof(*t)) {
+	while (done < len) {
 		struct pollfd p = { .fd = fd, .events = POLLIN };
 		long left;
 		ssize_t n;
@@ -281,7 +281,7 @@ static int collect(int fd, struct timed_read *t, int ms)
 		}
 		if (!(p.revents & (POLLIN | POLLHUP)))
 			continue;
-		n = read(fd, (u8 *)t + done, sizeof(*t) - done);
+		n = read(fd, (u8 *)buf + done, len - done);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0)
@@ -331,7 +331,7 @@ int bds_labels_read_path(const char *path, int timeout_ms, u64 *sectors,
 	}
 	close(pfd[1]);
 	pfd[1] = -1;
-	rc = collect(pfd[0], t, timeout_ms);
+	rc = collect(pfd[0], t, sizeof(*t), timeout_ms);
 	if (rc == -ETIMEDOUT) {
 		/* it goes when its read ends; nobody waits for it */
 		kill(pid, SIGKILL);
@@ -360,6 +360,46 @@ out:
 	free(t);
 	free(buf);
 	return rc;
+}
+
+/*
+ * As bds_labels_read_path() bounds its reads: @probe runs in a child, and
+ * its answer is taken only if it comes within @timeout_ms.  The child may
+ * allocate (libblkid does): glibc makes malloc safe after fork(), and
+ * bdsadm runs no threads while it scans.
+ */
+int bds_probe_within(int (*probe)(const char *path), const char *path,
+		     int timeout_ms)
+{
+	int pfd[2], rc, status;
+	signed char answer = 0;
+	pid_t pid;
+
+	if (pipe2(pfd, O_CLOEXEC))
+		return -errno;
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		rc = -errno;
+		close(pfd[0]);
+		close(pfd[1]);
+		return rc;
+	}
+	if (pid == 0) {
+		close(pfd[0]);
+		answer = (signed char)probe(path);
+		_exit(write(pfd[1], &answer, 1) == 1 ? 0 : 1);
+	}
+	close(pfd[1]);
+	rc = collect(pfd[0], &answer, 1, timeout_ms);
+	close(pfd[0]);
+	if (rc == -ETIMEDOUT) {
+		/* it goes when its read ends; nobody waits for it */
+		kill(pid, SIGKILL);
+		return rc;
+	}
+	waitpid(pid, &status, 0);
+	return rc ? rc : answer;
 }
 
 const struct bds_label *bds_labels_best(const struct bds_dev_labels *dl)

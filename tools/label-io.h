@@ -73,6 +73,16 @@ int bds_labels_read(const struct bds_dev *d, struct bds_dev_labels *out);
 int bds_labels_read_path(const char *path, int timeout_ms, u64 *sectors,
 			 struct bds_dev_labels *out, char *why, size_t whysz);
 
+/*
+ * @probe(@path) (a libblkid probe, say), run in a child process and given
+ * @timeout_ms to answer, for the same reason.  Returns what @probe
+ * returned, which must be -1, 0 or 1 (as bds_md_superblock()'s answers);
+ * -ETIMEDOUT when it did not answer, or another -errno when the child
+ * could not run or died.
+ */
+int bds_probe_within(int (*probe)(const char *path), const char *path,
+		     int timeout_ms);
+
 /* The copy that counts, or NULL (no label, or a conflict). */
 const struct bds_label *bds_labels_best(const struct bds_dev_labels *dl);
 

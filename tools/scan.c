@@ -136,8 +136,18 @@ static void look_at(struct bds_scan *s, const char *name)
 	s->found[s->n].adopting = (l->incompat & BDS_LABEL_INCOMPAT_ADOPT) ||
 				  (dl.err[!dl.pick] == BDS_LABEL_OK &&
 				   (other->incompat & BDS_LABEL_INCOMPAT_ADOPT));
-	s->found[s->n].md_superblock = s->found[s->n].adopting &&
-				       bds_md_superblock(path) != 0;
+	if (s->found[s->n].adopting) {
+		/* it answered the label reads, but may stop now */
+		rc = bds_probe_within(bds_md_superblock, path,
+				      BDS_READ_TIMEOUT_MS);
+		if (rc == -ETIMEDOUT) {
+			fprintf(stderr, "bdsadm: %s: did not answer within %d s; left out\n",
+				path, BDS_READ_TIMEOUT_MS / 1000);
+			return;
+		}
+		/* one that cannot be probed counts as md's: nothing is written */
+		s->found[s->n].md_superblock = rc != 0;
+	}
 	s->n++;
 }
 

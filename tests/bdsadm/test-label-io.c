@@ -14,7 +14,10 @@
  *   - every write and wipe first checks that the device still holds
  *     what the caller saw (volume, member, generation; no label; two
  *     copies in conflict): otherwise -ESTALE and not a byte changed;
- *     the backup copy can be written alone.
+ *     the backup copy can be written alone;
+ *   - a probe run within a time limit (bds_probe_within()) gives its
+ *     answer, and one that never answers (it opens a FIFO nobody
+ *     writes) or dies gives an error instead of holding the caller.
  * Output is TAP; the last line is "N passed, N failed".
  */
 #include "../../tools/label-io.h"
@@ -25,6 +28,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "../libbds/label-golden.h"
@@ -225,6 +229,65 @@ static void test_measured_kept(void)
 	      "measured: another member's label over it takes none");
 }
 
+static int probe_yes(const char *p)
+{
+	return p[0] == '/';
+}
+
+static int probe_no(const char *p)
+{
+	(void)p;
+	return 0;
+}
+
+static int probe_cannot(const char *p)
+{
+	(void)p;
+	return -1;
+}
+
+/* an open of a FIFO for reading waits for a writer: here, for ever */
+static int probe_stuck(const char *p)
+{
+	int fd = open(p, O_RDONLY);
+
+	if (fd >= 0)
+		close(fd);
+	return 1;
+}
+
+static int probe_dies(const char *p)
+{
+	(void)p;
+	_exit(3);
+}
+
+static void test_probe_within(void)
+{
+	const char *tmp = getenv("TMPDIR");
+	char fifo[256];
+	int rc;
+
+	check(bds_probe_within(probe_yes, "/dev/x", 5000) == 1 &&
+	      bds_probe_within(probe_no, "/dev/x", 5000) == 0 &&
+	      bds_probe_within(probe_cannot, "/dev/x", 5000) == -1,
+	      "a probe within a time limit gives its answer (1, 0, -1)");
+	snprintf(fifo, sizeof(fifo), "%s/bds-probe-fifo.%d", tmp ? tmp : "/tmp",
+		 (int)getpid());
+	unlink(fifo);
+	if (mkfifo(fifo, 0600)) {
+		check(0, "mkfifo %s: %s", fifo, strerror(errno));
+		return;
+	}
+	alarm(60);	/* a probe not bounded would hold this test: end it */
+	rc = bds_probe_within(probe_stuck, fifo, 300);
+	alarm(0);
+	check(rc == -ETIMEDOUT, "a probe that never answers: -ETIMEDOUT (%d)", rc);
+	unlink(fifo);
+	rc = bds_probe_within(probe_dies, "/dev/x", 5000);
+	check(rc == -EIO, "a probe that dies: -EIO (%d)", rc);
+}
+
 int main(int argc, char **argv)
 {
 	static struct bds_dev_labels dl;
@@ -315,6 +378,7 @@ int main(int argc, char **argv)
 
 	golden_label(&l);
 	test_checked_writes(&l);
+	test_probe_within();
 
 	bds_dev_close(&dev);
 	check(bds_dev_open(&dev, "/dev/null", false, why, sizeof(why)) == -ENOTBLK &&
