@@ -59,8 +59,12 @@
  *                         the crc the userspace golden vector pins
  *                         (0x4a8b05a8), decoded back to the same label, a
  *                         flipped bit refused; the owned golden label
- *                         (0x5efa2901, compat OWNER) and the one with a
- *                         weights mode (0x378cd7f7) the same way
+ *                         (0x5efa2901, compat OWNER), the one with a
+ *                         weights mode (0x378cd7f7) and the one with
+ *                         measured figures (0x9c83ab21, compat MEASURED,
+ *                         the figures at bytes 220 to 239) the same way;
+ *                         measured figures without their time refused
+ *                         (rule 35)
  */
 #include <kunit/test.h>
 #include <linux/module.h>
@@ -1054,6 +1058,22 @@ static void bds_test_label_golden(struct kunit *test)
 	buf[216] = 4;
 	KUNIT_EXPECT_EQ(test, bds_label_decode(buf, BDS_LABEL_SIZE, d),
 			BDS_LABEL_ERR_CRC);
+
+	golden_measured_label(l);
+	bds_label_encode(l, buf);
+	KUNIT_EXPECT_EQ(test, buf[16] | buf[17] << 8 | buf[18] << 16 |
+			(u32)buf[19] << 24, 0x9c83ab21U);
+	KUNIT_EXPECT_EQ(test, buf[144], BDS_LABEL_COMPAT_WEIGHTS_MODE |
+			BDS_LABEL_COMPAT_MEASURED);
+	KUNIT_EXPECT_EQ(test, buf[220] | buf[221] << 8, 20000);
+	KUNIT_EXPECT_EQ(test, buf[224] | buf[225] << 8, 40000);
+	KUNIT_ASSERT_EQ(test, bds_label_read(buf, BDS_LABEL_SIZE, 8, d),
+			BDS_LABEL_OK);
+	KUNIT_EXPECT_EQ(test, memcmp(l, d, sizeof(*l)), 0);
+	l->meas_time = 0;
+	bds_label_encode(l, buf);
+	KUNIT_EXPECT_EQ(test, bds_label_decode(buf, BDS_LABEL_SIZE, d),
+			BDS_LABEL_ERR_MEASURED);
 }
 
 /* Weights bds_weights_check() must refuse, or accept with their sum W. */
