@@ -187,6 +187,48 @@ static void human_shares(const struct bds_detail *d)
 		       U(share_of(v, i)));
 }
 
+double bds_detail_group_measured(const struct bds_detail *d, u32 g)
+{
+	const struct bds_vol *v = &d->vol;
+	u32 k, i = 0, ctrl = 0;
+	double sum = 0;
+
+	for (k = 0; k < g; k++)
+		i += v->args.group_size[k];
+	for (k = 0; k < v->args.group_size[g]; k++, i++) {
+		if (!d->m[i].meas_disk)
+			return 0;
+		sum += d->m[i].meas_disk / 1000.0;
+		if (d->m[i].meas_ctrl && (!ctrl || d->m[i].meas_ctrl < ctrl))
+			ctrl = d->m[i].meas_ctrl;
+	}
+	return ctrl && ctrl / 1000.0 < sum ? ctrl / 1000.0 : sum;
+}
+
+/* --interval, and figures create --measure recorded: how much is used. */
+static void human_against_measured(const struct bds_detail *d)
+{
+	const struct bds_group_io *a = d->before, *b = d->vol.io;
+	double now, was;
+	bool any = false;
+	u32 g;
+
+	for (g = 0; g < d->vol.args.nr_groups; g++) {
+		was = bds_detail_group_measured(d, g);
+		if (!was)
+			continue;
+		if (!any)
+			printf("Against what create --measure read (each group's disks, or its controller when lower):\n");
+		any = true;
+		now = rate(a[g].read_sectors, b[g].read_sectors, d->secs,
+			   MB_PER_SECTOR) +
+		      rate(a[g].write_sectors, b[g].write_sectors, d->secs,
+			   MB_PER_SECTOR);
+		printf("  group %u (%s): %.2f MB/s now of %.3g MB/s measured (%.0f %%)\n",
+		       g, ctrl_or_dash(d, g), now, was, 100.0 * now / was);
+	}
+}
+
 static void human_io(const struct bds_detail *d)
 {
 	const struct bds_group_io *a = d->before, *b = d->vol.io;
@@ -212,6 +254,7 @@ static void human_io(const struct bds_detail *d)
 		       rate(a[g].write_sectors, b[g].write_sectors, s, MB_PER_SECTOR),
 		       rate(a[g].reads, b[g].reads, s, 1),
 		       rate(a[g].writes, b[g].writes, s, 1));
+	human_against_measured(d);
 }
 
 void bds_detail_human(const struct bds_detail *d)
@@ -341,13 +384,18 @@ static void json_rates(const struct bds_detail *d)
 	u32 g;
 
 	printf(",\n \"rates\": {\"seconds\": %.3f, \"groups\": [", s);
-	for (g = 0; g < d->vol.args.nr_groups; g++)
-		printf("%s\n  {\"group\": %u, \"read_mbps\": %.3f, \"write_mbps\": %.3f, \"read_iops\": %.1f, \"write_iops\": %.1f}",
+	for (g = 0; g < d->vol.args.nr_groups; g++) {
+		printf("%s\n  {\"group\": %u, \"read_mbps\": %.3f, \"write_mbps\": %.3f, \"read_iops\": %.1f, \"write_iops\": %.1f, \"measured_mbps\": ",
 		       g ? "," : "", g,
 		       rate(a[g].read_sectors, b[g].read_sectors, s, MB_PER_SECTOR),
 		       rate(a[g].write_sectors, b[g].write_sectors, s, MB_PER_SECTOR),
 		       rate(a[g].reads, b[g].reads, s, 1),
 		       rate(a[g].writes, b[g].writes, s, 1));
+		if (bds_detail_group_measured(d, g))
+			printf("%g}", bds_detail_group_measured(d, g));
+		else
+			printf("null}");
+	}
 	printf("]}");
 }
 

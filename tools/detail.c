@@ -115,6 +115,8 @@ static void read_label(u32 i, const char *kname, const u8 *vu)
 		return;
 	memcpy(m->uuid, l->member_uuid, BDS_UUID_LEN);
 	m->generation = l->generation;
+	m->meas_disk = l->meas_disk;
+	m->meas_ctrl = l->meas_ctrl;
 	m->label = l->member_index == i ? "ok" : "other-position";
 	if (!D.have_view || l->generation > D.view.generation) {
 		D.view = *l;

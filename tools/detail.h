@@ -25,6 +25,12 @@ struct bds_mview {
 	const char *label;
 	u64 generation;
 	u8 uuid[BDS_UUID_LEN];		/* the member UUID its label gives */
+	/*
+	 * What create --measure read of its disk alone and of its
+	 * controller's disks together (kB/s; 0: none), as its label of
+	 * this volume records them (compat MEASURED).
+	 */
+	u32 meas_disk, meas_ctrl;
 };
 
 struct bds_detail {
@@ -49,6 +55,13 @@ struct bds_detail {
 	double secs;
 	struct bds_group_io before[BDS_MAX_GROUPS];
 };
+
+/*
+ * Group @g's measured bandwidth in MB/s: the sum of its members' disks
+ * alone, or its controller's figure when that is lower; 0 unless every
+ * member of the group has its figures.
+ */
+double bds_detail_group_measured(const struct bds_detail *d, u32 g);
 
 void bds_detail_human(const struct bds_detail *d);
 void bds_detail_json(const struct bds_detail *d);

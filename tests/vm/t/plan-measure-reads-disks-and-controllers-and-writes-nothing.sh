@@ -19,6 +19,10 @@
 #    three disks, each label with what its disk read (examine shows it;
 #    the lone controller's disk with no controller limit; examine
 #    --json logged for the schema check);
+#  - detail --interval compares each group's reads and writes with the
+#    figures its members' labels record: the lone disk's group with its
+#    disk, the pair's with their disks added or their controller's
+#    figure when lower (human and --json, the JSON logged);
 #  - --measure refuses a disk held by device-mapper, naming it (with
 #    --force, past plan's own check of disks in use), and
 #    --measure with --disk-mbps is a usage error.
@@ -97,6 +101,30 @@ bdsadm examine --json "/dev/$D1" >/tmp/examine.json 2>/dev/null
 bds_json_log examine /tmp/examine.json
 check "examine --json: the figures as measured" \
 	grep -qE '"measured": \{"disk_mbps": [0-9.]+, "controller_mbps": ([0-9.]+|null), "time": [0-9]+\}' /tmp/examine.json
+
+# detail --interval compares each group's rates with the recorded
+# figures: D0's group with D0's disk, D1 and D2's with their disks added
+# or their controller's figure when lower
+fig() { # DEV KEY: the figure KEY of DEV's label (examine --json)
+	bdsadm examine --json "/dev/$1" 2>/dev/null |
+		sed -n "s/.*\"measured\": {.*\"$2\": \([0-9.]*\).*/\1/p"
+}
+want=$(awk -v a="$(fig "$D0" disk_mbps)" -v b="$(fig "$D1" disk_mbps)" \
+	-v c="$(fig "$D2" disk_mbps)" -v l="$(fig "$D1" controller_mbps)" \
+	'BEGIN { s = b + c; if (l != "" && l < s) s = l; printf "%.2f", a + s }')
+dd if=/dev/mapper/fast of=/dev/null bs=1M count=24 iflag=direct status=none &
+bdsadm detail fast --interval 1 >/tmp/detail.out 2>&1
+bdsadm detail fast --interval 1 --json >/tmp/detail.json 2>/dev/null
+wait
+cat /tmp/detail.out
+bds_json_log detail /tmp/detail.json
+check "detail --interval: each group against what create --measure read" \
+	grep -qF "Against what create --measure read" /tmp/detail.out
+expect_eq "$(grep -cE '^  group [0-9]+ \(.*\): [0-9.]+ MB/s now of [0-9.]+ MB/s measured \([0-9]+ %\)$' /tmp/detail.out)" 2 \
+	"detail --interval: a line for each of the two groups"
+expect_eq "$(tr ',{' '\n' </tmp/detail.json | sed -n 's/^ *"measured_mbps": \([0-9.]*\).*/\1/p' |
+	awk '{ s += $1 } END { printf "%.2f", s }')" "$want" \
+	"detail --json: the groups' measured_mbps are the labels' figures (D0; D1 + D2 or their controller)"
 
 # --force gets past plan's own check of disks in use: --measure itself
 # must refuse, as its exclusive open fails
