@@ -224,7 +224,7 @@ static void human_against_measured(const struct bds_detail *d)
 			   MB_PER_SECTOR) +
 		      rate(a[g].write_sectors, b[g].write_sectors, d->secs,
 			   MB_PER_SECTOR);
-		printf("  group %u (%s): %.2f MB/s now of %.3g MB/s measured (%.0f %%)\n",
+		printf("  group %u (%s): %.2f MB/s now of %g MB/s measured (%.0f %%)\n",
 		       g, ctrl_or_dash(d, g), now, was, 100.0 * now / was);
 	}
 }
