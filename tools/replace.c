@@ -216,21 +216,21 @@ static void rpl_resume_or_say(struct rpl *x)
 /* Member @i's label at the next generation. */
 static struct bds_label member_label(struct rpl *x, u32 i)
 {
-	struct bds_label l = x->next;
 	const struct bds_label *cur = &x->scan.found[x->r.member[i]].label;
+	struct bds_label l;
 
-	l.member_index = i;
-	memcpy(l.member_uuid, l.uuid[i], BDS_UUID_LEN);
-	l.data_offset = l.member_offset[i];
-	/* each member's own share (x->next is some member's view) */
-	l.data_sectors = bds_label_member_data(&x->next, i);
-	if (i == x->p) {
-		l.member_sectors = x->newd.sectors;
-		l.backup_sector = bds_label_backup_sector(x->newd.sectors);
-	} else {
-		l.member_sectors = cur->member_sectors;
-		l.backup_sector = cur->backup_sector;
-	}
+	/*
+	 * x->next is some member's label: each member's own share, and no
+	 * measured figures (the label writers keep each old member's own;
+	 * the new disk has none).
+	 */
+	if (i == x->p)
+		bds_label_member_view(&x->next, i, x->newd.sectors,
+				      bds_label_backup_sector(x->newd.sectors),
+				      &l);
+	else
+		bds_label_member_view(&x->next, i, cur->member_sectors,
+				      cur->backup_sector, &l);
 	return l;
 }
 

@@ -159,12 +159,15 @@ void bds_label_member_view(const struct bds_label *v, u32 t,
 			   struct bds_label *out)
 {
 	*out = *v;
-	/* measured figures are the member's own: label-io.c keeps them */
-	if (t != v->member_index) {
-		out->meas_disk = out->meas_ctrl = 0;
-		out->meas_time = 0;
-		out->compat &= ~BDS_LABEL_COMPAT_MEASURED;
-	}
+	/*
+	 * Measured figures are a member's own, and a view may carry another
+	 * member's (grow's is a copy of whichever label assembly took, with
+	 * member_index 0): none here; the writers keep each device's own
+	 * (label-io.c).
+	 */
+	out->meas_disk = out->meas_ctrl = 0;
+	out->meas_time = 0;
+	out->compat &= ~BDS_LABEL_COMPAT_MEASURED;
 	out->member_index = t;
 	memcpy(out->member_uuid, v->uuid[t], BDS_UUID_LEN);
 	out->data_offset = v->member_offset[t];

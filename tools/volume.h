@@ -67,8 +67,9 @@ void bds_label_start_restripe(struct bds_label *v, const struct bds_label *l,
  * Member @t's own label in the volume that @v describes (any member's
  * label, or a writer's view of the next one): its index, member UUID,
  * data offset and share, and the device's own size and backup place;
- * without @v's measured figures unless @t is @v's own member (the
- * writers keep each member's own: label-io.c).
+ * without measured figures, even @t's own: a view's may be another
+ * member's (the label writers keep each member's own from its device:
+ * label-io.c).
  */
 void bds_label_member_view(const struct bds_label *v, u32 t,
 			   u64 member_sectors, u64 backup_sector,

@@ -15,6 +15,8 @@
  *                                     its label says (the kernel's label
  *                                     check of data_sectors)
  *   a buffer too small                false
+ *   member views                      no measured figures, whichever
+ *                                     member's label the view came from
  * Output is TAP; the last line is "N passed, N failed".
  */
 #include "../../tools/volume.h"
@@ -145,11 +147,40 @@ static void random_volumes(void)
 	      bad);
 }
 
+/*
+ * A member's view never carries measured figures: grow's view of the
+ * next generation is a copy of whichever member's label assembly took,
+ * renumbered as member 0, so member 0 would be given another disk's
+ * figures.  The label writers keep each device's own (test-label-io).
+ */
+static void views_carry_no_figures(void)
+{
+	struct bds_label l, v, out;
+	u32 t;
+	int bad = 0;
+
+	golden_measured_label(&l);	/* member 1's: 20 MB/s, 40 MB/s */
+	v = l;
+	v.member_index = 0;		/* as grow renumbers its view */
+	for (t = 0; t < l.nr_members; t++) {
+		bds_label_member_view(&v, t, l.member_sectors, l.backup_sector,
+				      &out);
+		bad += out.meas_disk || out.meas_ctrl || out.meas_time ||
+		       (out.compat & BDS_LABEL_COMPAT_MEASURED) ||
+		       out.member_index != t;
+	}
+	bds_label_member_view(&l, 1, l.member_sectors, l.backup_sector, &out);
+	bad += out.meas_disk || (out.compat & BDS_LABEL_COMPAT_MEASURED);
+	check(!bad, "member views carry no measured figures, member 0's of a renumbered view neither (%d wrong)",
+	      bad);
+}
+
 int main(void)
 {
 	tap_rng = 0x766f6c756d65ULL;
 	golden();
 	weighted();
 	random_volumes();
+	views_carry_no_figures();
 	return tap_done();
 }
