@@ -102,7 +102,7 @@ static int weights_mode(struct grow *g, struct grow_add *a, const char *weights)
 				g->vol.nr_slots != g->vol.nr_members);
 
 	if (mode == BDS_WEIGHTS_MODE_BANDWIDTH)
-		return grow_refuse(g, "%s the members' speeds, which the labels do not keep: 'bdsadm plan --weights bandwidth --disk-mbps ... --controller-mbps ...' of all the devices prints the new set's weights; give them here with --weights LIST; nothing was changed",
+		return grow_refuse(g, "%s every member's speed, and a new disk has none (the labels keep only what create --measure read): 'bdsadm plan --weights bandwidth --disk-mbps ... --controller-mbps ...' of all the devices prints the new set's weights; give them here with --weights LIST; nothing was changed",
 				   weights ? "--weights bandwidth needs" :
 				   "it was made with --weights bandwidth: its new weights need");
 	if (mode == WT_GROW_ASK)

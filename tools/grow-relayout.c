@@ -27,6 +27,7 @@
 #include "fmt.h"
 #include "grow.h"
 #include "label-io.h"
+#include "measure.h"
 #include "member-dev.h"
 #include "replace.h"
 #include "volume.h"
@@ -73,16 +74,47 @@ static int open_members(struct grow *g, struct relayout *x)
 	return 0;
 }
 
+/*
+ * --weights bandwidth: by the speeds create --measure recorded in every
+ * member's label (wt_recorded_speeds()), known to MEAS_TOLERANCE.
+ */
+static int by_recorded_speeds(struct grow *g, struct relayout *x,
+			      struct wt_input *in, struct wt_member *wm,
+			      double *ctrl)
+{
+	const struct bds_label *ml[BDS_MAX_MEMBERS];
+	char when[32];
+	struct tm tm;
+	time_t t;
+	int m;
+
+	for (m = 0; m < (int)x->n; m++)
+		ml[m] = &g->scan.found[g->r.member[m]].label;
+	m = wt_recorded_speeds(ml, x->n, wm, in->nctrl, ctrl);
+	if (m >= 0)
+		return grow_refuse(g, "--weights bandwidth: member %d (%s) has no measured speeds in its label (create --measure records them; a disk that joined later has none): stop the volume, run 'bdsadm plan --measure --weights bandwidth' of its members and give the weights it prints here as a list; nothing was changed",
+				   m, x->d[m].path);
+	in->tolerance = MEAS_TOLERANCE;
+	if (!wt_by_bandwidth(in, x->weight))
+		return grow_refuse(g, "--weights bandwidth: no weights fit the members: one has room for fewer stripe units than the weight its speed asks for; give the weights as a list; nothing was changed");
+	t = (time_t)ml[0]->meas_time;
+	if (!gmtime_r(&t, &tm) || !strftime(when, sizeof(when), "%Y-%m-%d", &tm))
+		snprintf(when, sizeof(when), "an unknown day");
+	bds_info("grow %s: the weights by bandwidth, from the speeds create --measure recorded in the labels on %s",
+		 g->name, when);
+	return 0;
+}
+
 /* The new layout mode and weights the options ask for. */
 static int wanted(struct grow *g, struct relayout *x, const char *layout,
 		  const char *weights)
 {
 	const struct bds_label *l = g->r.label;
 	struct wt_member wm[BDS_MAX_MEMBERS];
-	double no_limit[BDS_MAX_GROUPS] = { 0 };
+	double ctrl_mbps[BDS_MAX_GROUPS] = { 0 };	/* 0: no limit */
 	struct wt_input in = {
 		.n = x->n, .m = wm, .chunk = l->chunk_sectors,
-		.nctrl = l->nr_groups, .ctrl_mbps = no_limit,
+		.nctrl = l->nr_groups, .ctrl_mbps = ctrl_mbps,
 		.max_slots = wt_max_slots(l->chunk_sectors),
 	};
 	const char *why;
@@ -110,7 +142,7 @@ static int wanted(struct grow *g, struct relayout *x, const char *layout,
 		return 0;
 	}
 	if (!strcmp(weights, "bandwidth"))
-		return grow_refuse(g, "--weights bandwidth needs the members' speeds: 'bdsadm plan --weights bandwidth --disk-mbps ... --controller-mbps ...' on the members prints the weights; give them here as a list; nothing was changed");
+		return by_recorded_speeds(g, x, &in, wm, ctrl_mbps);
 	why = wt_parse_list(weights, x->n, x->weight);
 	if (why)
 		return grow_refuse(g, "--weights %s: %s (one weight per member, in the order 'bdsadm detail %s' lists them); nothing was changed",

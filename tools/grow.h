@@ -23,7 +23,7 @@
 #include "scan.h"
 #include "volstat.h"
 
-#define GROW_USAGE "grow NAME --add DEVICE... [--weights capacity|LIST] [--force] [--rate MB/S] | grow NAME [--layout interleave|sequential] [--weights capacity|LIST] [--rate MB/S] | grow --continue NAME [--rate MB/S]"
+#define GROW_USAGE "grow NAME --add DEVICE... [--weights capacity|LIST] [--force] [--rate MB/S] | grow NAME [--layout interleave|sequential] [--weights capacity|bandwidth|LIST] [--rate MB/S] | grow --continue NAME [--rate MB/S]"
 
 /* One restripe run: the command context, passed down. */
 struct grow {

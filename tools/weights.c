@@ -449,3 +449,25 @@ int wt_grow_mode(const char *given, u32 recorded, bool weighted)
 		return (int)recorded;
 	return weighted ? WT_GROW_ASK : BDS_WEIGHTS_MODE_NONE;
 }
+
+int wt_recorded_speeds(const struct bds_label *const *ml, u32 n,
+		       struct wt_member *wm, u32 nctrl, double *ctrl_mbps)
+{
+	u32 m, c;
+
+	for (m = 0; m < n; m++)
+		if (!(ml[m]->compat & BDS_LABEL_COMPAT_MEASURED) ||
+		    !ml[m]->meas_disk || wm[m].ctrl >= nctrl)
+			return (int)m;
+	for (c = 0; c < nctrl; c++)
+		ctrl_mbps[c] = 0;
+	for (m = 0; m < n; m++) {
+		double lim = ml[m]->meas_ctrl / 1000.0;
+
+		wm[m].mbps = ml[m]->meas_disk / 1000.0;
+		c = wm[m].ctrl;
+		if (lim > 0 && (ctrl_mbps[c] == 0 || lim < ctrl_mbps[c]))
+			ctrl_mbps[c] = lim;
+	}
+	return -1;
+}

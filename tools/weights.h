@@ -138,4 +138,16 @@ int wt_grow_mode(const char *given, u32 recorded, bool weighted);
 /* The label's mode for --weights @arg (NULL: none given). */
 u32 wt_label_mode(const char *arg);
 
+/*
+ * The speeds bdsadm create --measure recorded in the members' own labels
+ * (compat MEASURED, issue 38), for grow --weights bandwidth: @ml[m] is
+ * member m's label, @wm[m].ctrl its group (set by the caller, below
+ * @nctrl).  Sets each @wm[m].mbps to its disk's figure and @ctrl_mbps[c]
+ * to the lowest controller figure a member of group c records (0: none
+ * showed a limit); MB/s, as create's plan went by them.  Returns -1, or
+ * the first member whose label has no figures (then nothing is set).
+ */
+int wt_recorded_speeds(const struct bds_label *const *ml, u32 n,
+		       struct wt_member *wm, u32 nctrl, double *ctrl_mbps);
+
 #endif /* BDS_WEIGHTS_H */

@@ -454,7 +454,7 @@ t "check of a name with a slash: exit 2" eval 'rc_is 2 && err_has "cannot be a v
 run check /dev/mapper/
 t "check of /dev/mapper/: exit 2" rc_is 2
 
-GROW_SYN='grow NAME --add DEVICE... [--weights capacity|LIST] [--force] [--rate MB/S] | grow NAME [--layout interleave|sequential] [--weights capacity|LIST] [--rate MB/S] | grow --continue NAME [--rate MB/S]'
+GROW_SYN='grow NAME --add DEVICE... [--weights capacity|LIST] [--force] [--rate MB/S] | grow NAME [--layout interleave|sequential] [--weights capacity|bandwidth|LIST] [--rate MB/S] | grow --continue NAME [--rate MB/S]'
 run grow --help
 t "grow --help: exit 0, the synopsis" eval 'rc_is 0 && out_has "usage: bdsadm $GROW_SYN"'
 run grow vol

@@ -31,6 +31,12 @@
  *                                   then refuses for its speeds); else
  *                                   a weighted volume asks, a plain
  *                                   one stays plain
+ *   grow --weights bandwidth        the speeds the labels record: each
+ *                                   disk's, a group's lowest controller
+ *                                   limit; T2 recorded gives 90 MB/s
+ *                                   at W 18, as create --measure
+ *                                   chooses; a member without figures
+ *                                   is named
  * Output is TAP; the last line is "N passed, N failed".
  */
 #include "../../tools/weights.h"
@@ -556,6 +562,68 @@ static void grow_modes(void)
 	      "the label's mode of each --weights");
 }
 
+/*
+ * grow --weights bandwidth: the speeds from the members' labels
+ * (wt_recorded_speeds()).  T2 as create --measure records it: each disk
+ * 10 MB/s, a lone disk's controller no limit (0), a shared one's 15.
+ */
+static void recorded_speeds(void)
+{
+	static const u32 ctrl_of[10] = { 0, 1, 2, 3, 4, 5, 6, 6, 7, 7 };
+	static struct bds_label l[10];
+	const struct bds_label *ml[10];
+	struct wt_input in;
+	struct wt_eval e;
+	u32 m;
+	int r;
+	bool ok = true;
+
+	for (m = 0; m < 10; m++) {
+		memset(&l[m], 0, sizeof(l[m]));
+		l[m].compat = BDS_LABEL_COMPAT_MEASURED;
+		l[m].meas_disk = 10000;
+		l[m].meas_ctrl = m < 6 ? 0 : 15000;
+		l[m].meas_time = 1796515200ULL;
+		ml[m] = &l[m];
+		mem[m] = (struct wt_member){ 2 * GIB - 2064, 0, ctrl_of[m] };
+	}
+	r = wt_recorded_speeds(ml, 10, mem, 8, ctrl);
+	for (m = 0; m < 10; m++)
+		ok = ok && mem[m].mbps == 10;
+	for (m = 0; m < 8; m++)
+		ok = ok && ctrl[m] == (m < 6 ? 0 : 15);
+	check(r == -1 && ok,
+	      "recorded T2: each disk 10 MB/s, lone controllers no limit, shared ones 15 (%d)",
+	      r);
+	in = input(10, 8, 32);
+	in.tolerance = 0.05;
+	ok = wt_by_bandwidth(&in, w);
+	wt_evaluate(&in, w, &e);
+	/* measured: the shortest cycle at 90 MB/s, a pair's 3 as 2 + 1 */
+	check(ok && !strcmp(list(w, 10), "2,2,2,2,2,2,2,1,2,1") &&
+	      e.slots == 18 && e.mbps > 89.999 && e.mbps < 90.001,
+	      "recorded T2: the weights create --measure chooses, 2 alone and 3 a pair, W 18 (%s, %.1f MB/s)",
+	      list(w, 10), e.mbps);
+
+	l[9].meas_ctrl = 14000;		/* a group's labels disagree */
+	r = wt_recorded_speeds(ml, 10, mem, 8, ctrl);
+	check(r == -1 && ctrl[7] == 14 && ctrl[6] == 15,
+	      "a group's limit is the lowest its members record (%.1f)",
+	      ctrl[7]);
+
+	l[3].compat = 0;		/* joined later: no figures */
+	l[3].meas_disk = 0;
+	mem[0].mbps = -1;
+	r = wt_recorded_speeds(ml, 10, mem, 8, ctrl);
+	check(r == 3 && mem[0].mbps == -1,
+	      "a member without figures is named (%d), nothing set", r);
+	l[3].compat = BDS_LABEL_COMPAT_MEASURED;
+	l[3].meas_disk = 10000;
+	mem[5].ctrl = 8;		/* a group the labels do not have */
+	check(wt_recorded_speeds(ml, 10, mem, 8, ctrl) == 5,
+	      "a member of a group out of range is refused");
+}
+
 int main(void)
 {
 	tap_rng = 0x77656967687473ULL;
@@ -569,5 +637,6 @@ int main(void)
 	limits();
 	lists();
 	grow_modes();
+	recorded_speeds();
 	return tap_done();
 }

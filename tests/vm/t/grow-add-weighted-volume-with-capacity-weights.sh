@@ -9,8 +9,8 @@
 #  - bdsadm create vol --weights capacity A B (the 256 MiB disk's weight
 #    about twice the other's); examine says "Weights mode : capacity";
 #    mkfs.xfs, mount, 16 files of 4 MiB with their md5 sums;
-#  - "grow vol --add C --weights bandwidth" is refused, saying the
-#    labels keep no speeds, changing nothing (the table, the
+#  - "grow vol --add C --weights bandwidth" is refused, saying a new
+#    disk has no speed, changing nothing (the table, the
 #    generation);
 #  - "grow vol --add C", without --weights, runs while a writer adds 8
 #    files: it says the weights are by capacity, as the volume's were;
@@ -66,7 +66,7 @@ if bdsadm grow $VOL --add "$C" --weights bandwidth >/tmp/grow.out 2>&1; then
 	check "--weights bandwidth without speeds: refused" false
 fi
 cat /tmp/grow.out
-check "--weights bandwidth: says the labels keep no speeds" grep -qF "needs the members' speeds, which the labels do not keep" /tmp/grow.out
+check "--weights bandwidth: says a new disk has no speed" grep -qF "needs every member's speed, and a new disk has none" /tmp/grow.out
 expect_eq "$(dmsetup table $VOL)" "$TABLE0" "--weights bandwidth: the table is unchanged"
 expect_eq "$(bds_gen_of "$A")" "$GEN0" "--weights bandwidth: the labels are unchanged"
 

@@ -23,6 +23,8 @@
 #    figures its members' labels record: the lone disk's group with its
 #    disk, the pair's with their disks added or their controller's
 #    figure when lower (human and --json, the JSON logged);
+#  - grow --weights bandwidth chooses the weights from the figures the
+#    labels record: create's own, so nothing to do;
 #  - --measure refuses a disk held by device-mapper, naming it (with
 #    --force, past plan's own check of disks in use), and
 #    --measure with --disk-mbps is a usage error.
@@ -125,6 +127,17 @@ expect_eq "$(grep -cE '^  group [0-9]+ \(.*\): [0-9.]+ MB/s now of [0-9.]+ MB/s 
 expect_eq "$(tr ',{' '\n' </tmp/detail.json | sed -n 's/^ *"measured_mbps": \([0-9.]*\).*/\1/p' |
 	awk '{ s += $1 } END { printf "%.2f", s }')" "$want" \
 	"detail --json: the groups' measured_mbps are the labels' figures (D0; D1 + D2 or their controller)"
+
+# grow --weights bandwidth goes by the figures the labels record: the
+# figures create --measure chose its weights by give the same weights,
+# so there is nothing to restripe
+bdsadm grow fast --weights bandwidth >/tmp/grow.out 2>&1
+expect_eq "$?" 0 "grow --weights bandwidth by the recorded figures: exit status"
+cat /tmp/grow.out
+check "... by the speeds the labels record" \
+	grep -qF "from the speeds create --measure recorded in the labels on" /tmp/grow.out
+check "... the weights create chose from them: nothing to do" \
+	grep -qF "it has that layout and those weights already; nothing to do" /tmp/grow.out
 
 # --force gets past plan's own check of disks in use: --measure itself
 # must refuse, as its exclusive open fails
