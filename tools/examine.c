@@ -34,7 +34,7 @@ static void print_measured(const struct bds_label *l)
 		       l->meas_ctrl / 1000.0);
 	else
 		printf(", its controller no limit");
-	printf(" (%s; create --measure)\n",
+	printf(" (%s; --measure)\n",
 	       bds_time(l->meas_time, t, sizeof(t)));
 }
 

@@ -23,6 +23,7 @@
 #include "dm.h"
 #include "grow.h"
 #include "label-io.h"
+#include "measure.h"
 #include "member-dev.h"
 #include "plan.h"
 #include "replace.h"
@@ -47,6 +48,11 @@ struct grow_add {
 	struct bds_label v;		/* the next generation's view */
 	struct bds_label ml[BDS_MAX_MEMBERS];	/* by new table index */
 	struct bds_dev d[BDS_MAX_MEMBERS];	/* by new table index */
+	/* --measure: the new disks' plan, which reads them */
+	struct grow *g;
+	bool measure;
+	struct plan_ctx mp;
+	struct plan_result mr;
 };
 
 int grow_self_check(struct grow *g, const struct bds_label *ml, u32 n,
@@ -101,10 +107,21 @@ static int weights_mode(struct grow *g, struct grow_add *a, const char *weights)
 	int mode = wt_grow_mode(weights, l->weights_mode,
 				g->vol.nr_slots != g->vol.nr_members);
 
-	if (mode == BDS_WEIGHTS_MODE_BANDWIDTH)
-		return grow_refuse(g, "%s every member's speed, and a new disk has none (the labels keep only what create --measure read): 'bdsadm plan --weights bandwidth --disk-mbps ... --controller-mbps ...' of all the devices prints the new set's weights; give them here with --weights LIST; nothing was changed",
+	if (mode == BDS_WEIGHTS_MODE_BANDWIDTH && !a->measure)
+		return grow_refuse(g, "%s every member's speed, and a new disk has none: give --measure to read the new disks' (the members' come from what create --measure recorded in their labels), or run 'bdsadm plan --weights bandwidth --disk-mbps ... --controller-mbps ...' of all the devices and give the weights it prints with --weights LIST; nothing was changed",
 				   weights ? "--weights bandwidth needs" :
 				   "it was made with --weights bandwidth: its new weights need");
+	if (mode == BDS_WEIGHTS_MODE_BANDWIDTH) {
+		const struct bds_found *f;
+		u32 m;
+
+		for (m = 0; m < g->vol.nr_members; m++) {
+			f = &g->scan.found[g->r.member[m]];
+			if (!(f->label.compat & BDS_LABEL_COMPAT_MEASURED))
+				return grow_refuse(g, "--weights bandwidth: member %u (%s) has no measured speeds in its label (create --measure records them; a disk that joined later has none): run 'bdsadm plan --weights bandwidth --disk-mbps ... --controller-mbps ...' of all the devices and give the weights it prints with --weights LIST; nothing was changed",
+						   m, f->dev);
+		}
+	}
 	if (mode == WT_GROW_ASK)
 		return grow_refuse(g, "it has weights %s: give the new set's with --weights capacity, or as a list in the order 'bdsadm plan --weights capacity' of all the devices shows; nothing was changed",
 				   l->weights_mode == BDS_WEIGHTS_MODE_LIST ?
@@ -142,13 +159,88 @@ static int old_volume(struct grow *g, struct grow_add *a, const char *weights)
 	return 0;
 }
 
-/* The plan of old and new members together, and the new ones' checks. */
-static int plan_all(struct grow *g, struct grow_add *a, char **add, int nadd,
-		    bool force, const char *weights)
+/*
+ * --measure: the new disks read alone and, where two or more share a
+ * controller, together (measure.c), by a plan of their own; it refuses
+ * a disk in use.  The figures are printed as plan prints them.
+ */
+static int measure_new(struct grow *g, struct grow_add *a, char **add,
+		       int nadd)
 {
-	char chunk[32], own[32], mm[24];
-	int i, found = 0;
-	u32 t, k;
+	char chunk[32];
+	enum plan_status st;
+
+	plan_init(&a->mp, "bdsadm");
+	snprintf(chunk, sizeof(chunk), "%llus", (unsigned long long)g->vol.args.chunk);
+	a->mp.opt.verb = VERB_PLAN;
+	a->mp.opt.chunk_arg = chunk;
+	a->mp.opt.measure = true;
+	st = plan_build(&a->mp, add, nadd, &a->mr);
+	a->mp.opt.chunk_arg = NULL;
+	if (st) {
+		plan_exit(&a->mp, st);
+		return grow_refuse(g, "the new devices cannot be measured (above); nothing was changed");
+	}
+	plan_print_measure(&a->mp);
+	return 0;
+}
+
+/*
+ * plan's speeds hook under --measure, once the whole set's controllers
+ * are known: each disk's figure (a member's as its label records it, a
+ * new disk's as measured), the figures within MEAS_SAME of each other
+ * taken as one as create does; each controller's limit the lowest that
+ * showed, recorded by a member or measured on the new disks together
+ * (wt_lowest_limit()).  They are the speeds when the weights are by
+ * bandwidth, and the new disks' labels record them.
+ */
+static enum plan_status whole_set_speeds(struct plan_ctx *c, void *arg)
+{
+	struct grow_add *a = arg;
+	struct plan_opts *o = &c->opt;
+	const struct plan_opts *mo = &a->mp.opt;
+	const struct bds_label *l;
+	double lim;
+	int i, j, k;
+
+	o->disk_list = calloc((size_t)c->nmem, sizeof(double));
+	o->ctrl_list = calloc((size_t)c->nctrl, sizeof(double));
+	if (!o->disk_list || !o->ctrl_list)
+		return plan_fail(c, "--measure: out of memory");
+	for (i = 0; i < c->nmem; i++) {
+		if ((u32)i < a->nold) {
+			l = &a->g->scan.found[a->g->r.member[i]].label;
+			o->disk_list[i] = l->meas_disk / 1000.0;
+			lim = l->meas_ctrl / 1000.0;
+		} else {
+			j = i - (int)a->nold;
+			o->disk_list[i] = mo->disk_list[j];
+			lim = mo->ctrl_list[a->mp.mem[j].ctrl];
+		}
+		k = c->mem[i].ctrl;
+		o->ctrl_list[k] = wt_lowest_limit(o->ctrl_list[k], lim);
+	}
+	meas_snap(o->disk_list, c->nmem);
+	for (i = 0; i < c->nmem; i++)
+		o->disk_list[i] = meas_round(o->disk_list[i]);
+	if (a->wmode != BDS_WEIGHTS_MODE_BANDWIDTH)
+		return PLAN_OK;
+	o->ndisk = c->nmem;
+	o->nctrl_mbps = c->nctrl;
+	o->disk_mbps = o->disk_list[0];
+	o->ctrl_mbps = o->ctrl_list[0];
+	o->have_disk_mbps = true;
+	o->have_ctrl_mbps = true;
+	o->wt_tolerance = MEAS_TOLERANCE;
+	return PLAN_OK;
+}
+
+/* The new devices after the members in args[]: none a member already. */
+static int new_args(struct grow *g, struct grow_add *a, char **add, int nadd)
+{
+	char mm[24];
+	int i;
+	u32 k;
 
 	if (a->nold + (u32)nadd > BDS_MAX_MEMBERS)
 		return grow_refuse(g, "%u members and %d more is more than %d; nothing was changed",
@@ -162,13 +254,58 @@ static int plan_all(struct grow *g, struct grow_add *a, char **add, int nadd,
 		a->args[a->nold + (u32)i] = add[i];
 	}
 	a->nall = a->nold + (u32)nadd;
+	return 0;
+}
+
+/* By bandwidth: the speeds the new set's weights went by, table order. */
+static void say_speeds(struct grow *g, struct grow_add *a)
+{
+	const struct plan_opts *o = &a->pc.opt;
+	char buf[16384], one[NAME_SZ + 96];
+	double cl;
+	u32 t;
+
+	if (!o->disk_list || !o->ctrl_list)
+		return;
+	buf[0] = '\0';
+	for (t = 0; t < a->nall; t++) {
+		cl = o->ctrl_list[a->pc.tbl[t]->ctrl];
+		if (cl > 0)
+			snprintf(one, sizeof(one), "%s%s %u (%g MB/s, its controller %g)",
+				 t ? ", " : "", a->pc.tbl[t]->name,
+				 a->pr.weight[t], o->disk_list[a->arg_of[t]], cl);
+		else
+			snprintf(one, sizeof(one), "%s%s %u (%g MB/s)",
+				 t ? ", " : "", a->pc.tbl[t]->name,
+				 a->pr.weight[t], o->disk_list[a->arg_of[t]]);
+		strncat(buf, one, sizeof(buf) - strlen(buf) - 1);
+	}
+	bds_info("grow %s: the new set's weights by bandwidth (the members' speeds as their labels record them, the new disks' as measured): %s",
+		 g->name, buf);
+}
+
+/* The plan of old and new members together, and the new ones' checks. */
+static int plan_all(struct grow *g, struct grow_add *a, char **add, int nadd,
+		    bool force, const char *weights)
+{
+	char chunk[32], own[32];
+	int i, found = 0;
+	u32 t, k;
+
 	plan_init(&a->pc, "bdsadm");
 	snprintf(chunk, sizeof(chunk), "%llus", (unsigned long long)g->vol.args.chunk);
 	snprintf(own, sizeof(own), "dm-%u", g->vol.minor);
 	a->pc.opt.verb = VERB_PLAN;
 	a->pc.opt.chunk_arg = chunk;
 	a->pc.opt.own_holder = own;
-	if (weights) {
+	if (a->measure) {
+		a->pc.opt.speeds = whole_set_speeds;
+		a->pc.opt.speeds_arg = a;
+	}
+	if (a->wmode == BDS_WEIGHTS_MODE_BANDWIDTH) {
+		a->pc.opt.weights = WT_BANDWIDTH;
+		a->pc.opt.weights_arg = "bandwidth";
+	} else if (weights) {
 		a->pc.opt.weights = strcmp(weights, "capacity") ? WT_LIST : WT_CAPACITY;
 		a->pc.opt.weights_arg = weights;
 	} else if (a->wmode == BDS_WEIGHTS_MODE_CAPACITY) {
@@ -254,6 +391,29 @@ static int geometries(struct grow *g, struct grow_add *a)
 	return 0;
 }
 
+/*
+ * --measure: new member @t's figures (args[] index @k) into its label
+ * (compat MEASURED), as whole_set_speeds() set them, in kB/s; the
+ * members keep their own (label-io.c).
+ */
+static void new_measured(const struct grow_add *a, u32 t, int k,
+			 struct bds_label *l)
+{
+	const struct plan_opts *o = &a->pc.opt;
+	double disk, ctrl;
+
+	if (!a->measure || !o->disk_list || !o->ctrl_list)
+		return;
+	disk = o->disk_list[k] * 1000;
+	ctrl = o->ctrl_list[a->pc.tbl[t]->ctrl] * 1000;
+	if (disk < 1 || disk > 4e9)
+		return;
+	l->meas_disk = (u32)(disk + 0.5);
+	l->meas_ctrl = ctrl > 4e9 ? 0 : (u32)(ctrl + 0.5);
+	l->meas_time = l->utime;
+	l->compat |= BDS_LABEL_COMPAT_MEASURED;
+}
+
 /* The next generation: the view, then each member's label. */
 static int labels(struct grow *g, struct grow_add *a)
 {
@@ -309,6 +469,7 @@ static int labels(struct grow *g, struct grow_add *a)
 			bds_label_member_view(v, t, a->pc.tbl[t]->size,
 					      bds_label_backup_sector(a->pc.tbl[t]->size),
 					      &a->ml[t]);
+			new_measured(a, t, k, &a->ml[t]);
 		}
 	}
 	/* what the target and assembly will read: the same two geometries */
@@ -426,7 +587,7 @@ static int swap_table(struct grow *g, struct grow_add *a)
 	return grow_start_table(g, &a->ml[0], devs, 0);
 }
 
-int grow_add(struct grow *g, char **add, int nadd, bool force,
+int grow_add(struct grow *g, char **add, int nadd, bool force, bool measure,
 	     const char *weights)
 {
 	struct grow_add *a = calloc(1, sizeof(*a));
@@ -437,9 +598,17 @@ int grow_add(struct grow *g, char **add, int nadd, bool force,
 		return grow_refuse(g, "out of memory");
 	for (t = 0; t < BDS_MAX_MEMBERS; t++)
 		a->d[t].fd = -1;
+	a->g = g;
+	a->measure = measure;
 	r = old_volume(g, a, weights);
 	if (!r)
+		r = new_args(g, a, add, nadd);
+	if (!r && measure)
+		r = measure_new(g, a, add, nadd);
+	if (!r)
 		r = plan_all(g, a, add, nadd, force, weights);
+	if (!r && a->pc.opt.weights == WT_BANDWIDTH)
+		say_speeds(g, a);
 	if (!r)
 		r = geometries(g, a);
 	if (!r)
@@ -463,6 +632,8 @@ int grow_add(struct grow *g, char **add, int nadd, bool force,
 	if (!r)
 		r = swap_table(g, a);
 	plan_free(&a->pc);
+	if (measure)
+		plan_free(&a->mp);
 	free(a);
 	return r ? BDS_EXIT_FAIL : BDS_EXIT_OK;
 }

@@ -340,7 +340,7 @@ static int do_continue(struct grow *g)
 
 /* What grow's option parsing found. */
 struct grow_args {
-	bool cont, add, force;
+	bool cont, add, force, measure;
 	const char *layout, *weights;
 };
 
@@ -351,6 +351,7 @@ static int grow_options(int argc, char **argv, struct grow *g,
 		{ "continue", no_argument, NULL, 'c' },
 		{ "add", no_argument, NULL, 'a' },
 		{ "force", no_argument, NULL, 'f' },
+		{ "measure", no_argument, NULL, 'm' },
 		{ "layout", required_argument, NULL, 'l' },
 		{ "weights", required_argument, NULL, 'w' },
 		{ "rate", required_argument, NULL, 'r' },
@@ -360,7 +361,7 @@ static int grow_options(int argc, char **argv, struct grow *g,
 	double mbs;
 	int c;
 
-	while ((c = getopt_long(argc, argv, "cafl:w:r:h", lo, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "cafml:w:r:h", lo, NULL)) != -1) {
 		switch (c) {
 		case 'c':
 			ga->cont = true;
@@ -370,6 +371,9 @@ static int grow_options(int argc, char **argv, struct grow *g,
 			break;
 		case 'f':
 			ga->force = true;
+			break;
+		case 'm':
+			ga->measure = true;
 			break;
 		case 'l':
 			ga->layout = optarg;
@@ -400,6 +404,10 @@ static int grow_options(int argc, char **argv, struct grow *g,
 		return bds_usage(GROW_USAGE);
 	if (ga->force && !ga->add)
 		return bds_usage(GROW_USAGE);
+	if (ga->measure && !ga->add) {
+		bds_err("grow: --measure reads the disks --add brings (the members are in use: their speeds come from what create --measure recorded in their labels)");
+		return bds_usage(GROW_USAGE);
+	}
 	g->name = bds_vol_name_arg(argv[optind]);
 	return g->name ? 0 : bds_usage(GROW_USAGE);
 }
@@ -432,7 +440,7 @@ int bds_cmd_grow(int argc, char **argv)
 	rc = BDS_EXIT_OK;
 	if (ga.add) {
 		rc = grow_add(&g, argv + optind + 1, argc - optind - 1, ga.force,
-			      ga.weights);
+			      ga.measure, ga.weights);
 		grow_release(&g);
 	} else if (ga.layout || ga.weights) {
 		rc = grow_relayout(&g, ga.layout, ga.weights);

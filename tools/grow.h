@@ -23,7 +23,7 @@
 #include "scan.h"
 #include "volstat.h"
 
-#define GROW_USAGE "grow NAME --add DEVICE... [--weights capacity|LIST] [--force] [--rate MB/S] | grow NAME [--layout interleave|sequential] [--weights capacity|bandwidth|LIST] [--rate MB/S] | grow --continue NAME [--rate MB/S]"
+#define GROW_USAGE "grow NAME --add DEVICE... [--measure] [--weights capacity|bandwidth|LIST] [--force] [--rate MB/S] | grow NAME [--layout interleave|sequential] [--weights capacity|bandwidth|LIST] [--rate MB/S] | grow --continue NAME [--rate MB/S]"
 
 /* One restripe run: the command context, passed down. */
 struct grow {
@@ -63,12 +63,14 @@ struct grow {
 int grow_find(struct grow *g, bool restriping);
 
 /*
- * grow NAME --add DEVICE... [--weights W] (grow-add.c): start the
- * restripe onto the members and @add, with weights @weights (NULL: every
- * weight 1; a weighted volume needs them); BDS_EXIT_OK once the table
- * with "reshape" is live.
+ * grow NAME --add DEVICE... [--measure] [--weights W] (grow-add.c): start
+ * the restripe onto the members and @add, with weights @weights (NULL:
+ * as the volume's were chosen); @measure reads the new disks' speeds
+ * first (their labels record them; bandwidth weights go by them and by
+ * what the members' labels record); BDS_EXIT_OK once the table with
+ * "reshape" is live.
  */
-int grow_add(struct grow *g, char **add, int nadd, bool force,
+int grow_add(struct grow *g, char **add, int nadd, bool force, bool measure,
 	     const char *weights);
 
 /*

@@ -223,6 +223,8 @@ static enum plan_status plan_devices(struct plan_ctx *c, char **args)
 		st = make_groups(c);
 	if (!st && c->opt.measure)
 		st = plan_measure(c);
+	if (!st && c->opt.speeds)
+		st = c->opt.speeds(c, c->opt.speeds_arg);
 	if (!st)
 		st = plan_speeds(c);
 	return st;

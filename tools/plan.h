@@ -118,6 +118,21 @@ struct controller {
 	double mbps;			/* --controller-mbps, 0: no limit */
 };
 
+/*
+ * What a step of the plan returns.  A step that stops the plan says why
+ * in plan_ctx.why and returns to its caller, up to the verb, which
+ * prints it with its own words (plan_exit()): nothing exits from deep
+ * inside.
+ */
+enum plan_status {
+	PLAN_OK,
+	PLAN_REFUSED,		/* refused or failed: exit status 1 */
+	PLAN_USAGE,		/* a usage error: exit status 2 */
+	PLAN_DONE,		/* --help or --version printed: exit 0 */
+};
+
+struct plan_ctx;
+
 struct plan_opts {
 	enum plan_verb verb;
 	const char *sysfs;
@@ -150,19 +165,13 @@ struct plan_opts {
 	 * members are held by it, and that is no problem.
 	 */
 	const char *own_holder;
-};
-
-/*
- * What a step of the plan returns.  A step that stops the plan says why
- * in plan_ctx.why and returns to its caller, up to the verb, which
- * prints it with its own words (plan_exit()): nothing exits from deep
- * inside.
- */
-enum plan_status {
-	PLAN_OK,
-	PLAN_REFUSED,		/* refused or failed: exit status 1 */
-	PLAN_USAGE,		/* a usage error: exit status 2 */
-	PLAN_DONE,		/* --help or --version printed: exit 0 */
+	/*
+	 * grow --add --measure: sets disk_list and ctrl_list (as --measure
+	 * does) once the controllers are known, from what the members'
+	 * labels record and what the new disks read; NULL otherwise.
+	 */
+	enum plan_status (*speeds)(struct plan_ctx *c, void *arg);
+	void *speeds_arg;
 };
 
 /* A plan_status that is not looked at is a refusal lost. */

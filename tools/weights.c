@@ -466,8 +466,14 @@ int wt_recorded_speeds(const struct bds_label *const *ml, u32 n,
 
 		wm[m].mbps = ml[m]->meas_disk / 1000.0;
 		c = wm[m].ctrl;
-		if (lim > 0 && (ctrl_mbps[c] == 0 || lim < ctrl_mbps[c]))
-			ctrl_mbps[c] = lim;
+		ctrl_mbps[c] = wt_lowest_limit(ctrl_mbps[c], lim);
 	}
 	return -1;
+}
+
+double wt_lowest_limit(double a, double b)
+{
+	if (a <= 0)
+		return b > 0 ? b : 0;
+	return b > 0 && b < a ? b : a;
 }

@@ -127,8 +127,9 @@ const char *wt_parse_list(const char *s, u32 n, u32 *w);
  * (issue 34): by @given (--weights: "capacity", "bandwidth" or a list;
  * NULL when not given), else by @recorded, the mode the labels keep
  * (label.h's BDS_WEIGHTS_MODE_*), when that mode can be redone from
- * the members alone: capacity can; bandwidth needs speeds the label
- * does not keep, and a list was the admin's own.  A volume without
+ * the members alone: capacity can; bandwidth can with the new disks'
+ * speeds (grow --add --measure; grow-add.c refuses it without), and a
+ * list was the admin's own.  A volume without
  * weights (@weighted false) stays without, unless --weights is given.
  * Returns a BDS_WEIGHTS_MODE_* (NONE: every weight 1), or WT_GROW_ASK
  * when the volume has weights and the admin must give the new ones.
@@ -149,5 +150,14 @@ u32 wt_label_mode(const char *arg);
  */
 int wt_recorded_speeds(const struct bds_label *const *ml, u32 n,
 		       struct wt_member *wm, u32 nctrl, double *ctrl_mbps);
+
+/*
+ * A controller's limit from two figures of it, each 0 when no limit
+ * showed (a lone disk, or disks that together read their sum): the
+ * lower of those that showed, 0 when neither did.  grow --add --measure
+ * sets what the members' labels record against what the new disks on
+ * the same controller read together.
+ */
+double wt_lowest_limit(double a, double b);
 
 #endif /* BDS_WEIGHTS_H */

@@ -454,7 +454,7 @@ t "check of a name with a slash: exit 2" eval 'rc_is 2 && err_has "cannot be a v
 run check /dev/mapper/
 t "check of /dev/mapper/: exit 2" rc_is 2
 
-GROW_SYN='grow NAME --add DEVICE... [--weights capacity|LIST] [--force] [--rate MB/S] | grow NAME [--layout interleave|sequential] [--weights capacity|bandwidth|LIST] [--rate MB/S] | grow --continue NAME [--rate MB/S]'
+GROW_SYN='grow NAME --add DEVICE... [--measure] [--weights capacity|bandwidth|LIST] [--force] [--rate MB/S] | grow NAME [--layout interleave|sequential] [--weights capacity|bandwidth|LIST] [--rate MB/S] | grow --continue NAME [--rate MB/S]'
 run grow --help
 t "grow --help: exit 0, the synopsis" eval 'rc_is 0 && out_has "usage: bdsadm $GROW_SYN"'
 run grow vol
@@ -467,6 +467,9 @@ run grow vol --layout interleave --add /dev/null
 t "grow --layout --add: exit 2" rc_is 2
 run grow vol --layout interleave extra
 t "grow --layout with a device: exit 2" rc_is 2
+run grow vol --measure --weights bandwidth
+t "grow --measure without --add: exit 2, the members are in use" eval 'rc_is 2 &&
+	err_has "grow: --measure reads the disks --add brings"'
 run grow --continue
 t "grow --continue without NAME: exit 2" rc_is 2
 run grow --continue a b

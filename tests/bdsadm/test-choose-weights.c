@@ -28,7 +28,7 @@
  *   grow --add's choice             --weights first; else the labels'
  *                                   mode when the members can redo it
  *                                   (capacity; bandwidth, which grow
- *                                   then refuses for its speeds); else
+ *                                   then needs --measure for); else
  *                                   a weighted volume asks, a plain
  *                                   one stays plain
  *   grow --weights bandwidth        the speeds the labels record: each
@@ -36,7 +36,9 @@
  *                                   limit; T2 recorded gives 90 MB/s
  *                                   at W 18, as create --measure
  *                                   chooses; a member without figures
- *                                   is named
+ *                                   is named; a controller's limit
+ *                                   recorded and measured: the lower
+ *                                   that showed
  * Output is TAP; the last line is "N passed, N failed".
  */
 #include "../../tools/weights.h"
@@ -622,6 +624,12 @@ static void recorded_speeds(void)
 	mem[5].ctrl = 8;		/* a group the labels do not have */
 	check(wt_recorded_speeds(ml, 10, mem, 8, ctrl) == 5,
 	      "a member of a group out of range is refused");
+
+	/* grow --add --measure: recorded against measured, 0 = no limit */
+	check(wt_lowest_limit(0, 0) == 0 && wt_lowest_limit(15, 0) == 15 &&
+	      wt_lowest_limit(0, 15) == 15 && wt_lowest_limit(15, 12) == 12 &&
+	      wt_lowest_limit(12, 15) == 12 && wt_lowest_limit(-1, 0) == 0,
+	      "a controller's limit: the lower of those that showed, 0 when none did");
 }
 
 int main(void)

@@ -95,7 +95,7 @@ for d in "$D0" "$D1" "$D2"; do
 	bdsadm examine "/dev/$d" >"/tmp/$d.examine" 2>&1
 	grep "Measured :" "/tmp/$d.examine" || true
 	check "$d's label: what its disk read alone" \
-		grep -qE "^ +Measured : [0-9.]+ MB/s alone, .*create --measure\)\$" "/tmp/$d.examine"
+		grep -qE "^ +Measured : [0-9.]+ MB/s alone, .*; --measure\)\$" "/tmp/$d.examine"
 done
 check "$D0, alone on its controller: no controller limit recorded" \
 	grep -qE "^ +Measured : [0-9.]+ MB/s alone, its controller no limit" "/tmp/$D0.examine"
