@@ -26,7 +26,8 @@
 # Prints BZIMAGE when anything is missing: no PVH note (the debug kernel's
 # own config), a compression without a tool here, an old boot protocol;
 # $BDS_CACHE/pvh/<name>.none then says why, and keeps later boots from
-# trying again.
+# trying again.  An unpacking that failed or came out short (a full disk,
+# say) is not remembered: the next boot tries again.
 # BDS_PVH=0 prints BZIMAGE always.
 
 set -euo pipefail
@@ -53,9 +54,14 @@ le() { od -An -tu"$1" -j "$2" -N "$1" "$bz" | tr -d ' \n'; }
 
 # fallback WHY: BZIMAGE it is, for this run and (by $out.none) the next.
 fallback() {
-	echo "pvh-kernel.sh: booting $bz as it is: $*" >&2
 	mkdir -p "$CACHE"
 	printf '%s\n' "$*" >"$out.none"
+	this_time "$@"
+}
+
+# this_time WHY: BZIMAGE it is, for this run only.
+this_time() {
+	echo "pvh-kernel.sh: booting $bz as it is: $*" >&2
 	printf '%s\n' "$bz"
 	exit 0
 }
@@ -79,21 +85,18 @@ fd377a585a00) tool=(xz -dc --single-stream) ;;
 425a68*) tool=(bzip2 -dc) ;;
 *) fallback "payload compression not known (magic $magic)" ;;
 esac
-if ! command -v "${tool[0]}" >/dev/null; then
-	# not remembered: make setup may install it
-	echo "pvh-kernel.sh: booting $bz as it is: no ${tool[0]} on this machine" >&2
-	printf '%s\n' "$bz"
-	exit 0
-fi
+# not remembered: make setup may install it
+command -v "${tool[0]}" >/dev/null || this_time "no ${tool[0]} on this machine"
+
 size=$(le 4 $((start + len - 4)))
 
 mkdir -p "$CACHE"
 tmp=$(mktemp "$CACHE/.vmlinux.XXXXXX")
 trap 'rm -f "$tmp" "$tmp.notes"' EXIT
 dd if="$bz" iflag=skip_bytes,count_bytes skip="$start" count=$((len - trailer)) bs=1M status=none |
-	"${tool[@]}" >"$tmp" 2>/dev/null || fallback "${tool[0]} could not unpack the payload"
+	"${tool[@]}" >"$tmp" 2>/dev/null || this_time "${tool[0]} could not unpack the payload"
 [ "$(stat -c %s "$tmp")" = "$size" ] ||
-	fallback "the payload unpacked to $(stat -c %s "$tmp") bytes, its trailer says $size"
+	this_time "the payload unpacked to $(stat -c %s "$tmp") bytes, its trailer says $size"
 # Xen's note 0x12, XEN_ELFNOTE_PHYS32_ENTRY: the PVH entry point.
 readelf -n "$tmp" >"$tmp.notes" 2>/dev/null || true
 pvh=$(grep -c -E '^ *Xen .*(\(0x00000012\)|PHYS32_ENTRY)' "$tmp.notes" || true)
