@@ -60,16 +60,15 @@
 
 #define DETAIL_USAGE "detail [--json | --export] [--interval SECONDS] NAME"
 
-static struct bds_detail D;
-
 /* Device node and serial of member @i, from /sys/dev/block/MAJ:MIN. */
-static void find_member(u32 i, char *kname, size_t ksz)
+static void find_member(struct bds_detail *d, u32 i, char *kname,
+			size_t ksz)
 {
 	char link[128], dir[PATH_MAX], disk[PATH_MAX], dmname[BDS_DM_NAME_SZ];
-	struct bds_mview *m = &D.m[i];
-	char dev[sizeof(D.vol.dev[0])];
+	struct bds_mview *m = &d->m[i];
+	char dev[sizeof(d->vol.dev[0])];
 
-	memcpy(dev, D.vol.dev[i], sizeof(dev));
+	memcpy(dev, d->vol.dev[i], sizeof(dev));
 	snprintf(link, sizeof(link), "/sys/dev/block/%s", dev);
 	kname[0] = '\0';
 	snprintf(m->node, sizeof(m->node), "%s (not in sysfs)", dev);
@@ -87,23 +86,24 @@ static void find_member(u32 i, char *kname, size_t ksz)
 }
 
 /* Member @i's label (device /dev/@kname), judged against the table. */
-static void read_label(u32 i, const char *kname, const u8 *vu)
+static void read_label(struct bds_detail *d, u32 i, const char *kname,
+		       const u8 *vu)
 {
 	static struct bds_dev_labels dl;
-	struct bds_mview *m = &D.m[i];
+	struct bds_mview *m = &d->m[i];
 	const struct bds_label *l;
 	char path[NAME_SZ + 8], why[512];
-	struct bds_dev d;
+	struct bds_dev dev;
 	int rc;
 
 	m->label = "unreadable";
 	if (!kname[0])
 		return;
 	snprintf(path, sizeof(path), "/dev/%s", kname);
-	if (bds_dev_open(&d, path, false, why, sizeof(why)))
+	if (bds_dev_open(&dev, path, false, why, sizeof(why)))
 		return;
-	rc = bds_labels_read(&d, &dl);
-	bds_dev_close(&d);
+	rc = bds_labels_read(&dev, &dl);
+	bds_dev_close(&dev);
 	if (rc)
 		return;
 	l = bds_labels_best(&dl);
@@ -118,70 +118,70 @@ static void read_label(u32 i, const char *kname, const u8 *vu)
 	m->meas_disk = l->meas_disk;
 	m->meas_ctrl = l->meas_ctrl;
 	m->label = l->member_index == i ? "ok" : "other-position";
-	if (!D.have_view || l->generation > D.view.generation) {
-		D.view = *l;
-		D.have_view = true;
+	if (!d->have_view || l->generation > d->view.generation) {
+		d->view = *l;
+		d->have_view = true;
 	}
 }
 
-static void look_at_members(void)
+static void look_at_members(struct bds_detail *d)
 {
 	char kname[NAME_SZ], u[BDS_DM_UUID_SZ];
 	u8 vu[BDS_UUID_LEN];
 	u32 i;
 
-	bds_vol_uuid(&D.vol, u, sizeof(u));
+	bds_vol_uuid(&d->vol, u, sizeof(u));
 	if (!bds_uuid_parse(u, vu))
 		memset(vu, 0, sizeof(vu));
-	for (i = 0; i < D.vol.nr_members; i++) {
-		find_member(i, kname, sizeof(kname));
-		read_label(i, kname, vu);
+	for (i = 0; i < d->vol.nr_members; i++) {
+		find_member(d, i, kname, sizeof(kname));
+		read_label(d, i, kname, vu);
 	}
-	for (i = 0; i < D.vol.nr_members; i++) {
-		if (!strcmp(D.m[i].label, "ok") &&
-		    D.m[i].generation != D.view.generation)
-			D.m[i].label = "other-generation";
-		D.agreeing += !strcmp(D.m[i].label, "ok");
+	for (i = 0; i < d->vol.nr_members; i++) {
+		if (!strcmp(d->m[i].label, "ok") &&
+		    d->m[i].generation != d->view.generation)
+			d->m[i].label = "other-generation";
+		d->agreeing += !strcmp(d->m[i].label, "ok");
 	}
 }
 
 /* Sleep @secs, then read the counters again.  Returns an exit status. */
-static int measure(double secs)
+static int measure(struct bds_detail *d, double secs)
 {
-	const struct bds_group_io *a = D.before, *b = D.vol.io;
+	const struct bds_group_io *a = d->before, *b = d->vol.io;
 	struct timespec t0, t1, req;
 	u32 g;
 
-	memcpy(D.before, D.vol.io, sizeof(D.before));
+	memcpy(d->before, d->vol.io, sizeof(d->before));
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	req.tv_sec = (time_t)secs;
 	req.tv_nsec = (long)((secs - (double)req.tv_sec) * 1e9);
 	while (nanosleep(&req, &req) && errno == EINTR)
 		;
-	if (!bds_vol_reread_status(&D.vol)) {
+	if (!bds_vol_reread_status(&d->vol)) {
 		bds_err("%s: its status could not be read again (%s): was it stopped?",
-			D.vol.name, D.vol.why);
+			d->vol.name, d->vol.why);
 		return BDS_EXIT_FAIL;
 	}
 	clock_gettime(CLOCK_MONOTONIC, &t1);
-	D.secs = (double)(t1.tv_sec - t0.tv_sec) +
-		 (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
-	D.have_rates = true;
-	for (g = 0; g < D.vol.args.nr_groups; g++)
+	d->secs = (double)(t1.tv_sec - t0.tv_sec) +
+		  (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+	d->have_rates = true;
+	for (g = 0; g < d->vol.args.nr_groups; g++)
 		if (b[g].reads < a[g].reads || b[g].writes < a[g].writes ||
 		    b[g].read_sectors < a[g].read_sectors ||
 		    b[g].write_sectors < a[g].write_sectors) {
 			bds_err("%s: the counters went back during the interval (its table was reloaded); run again",
-				D.vol.name);
+				d->vol.name);
 			return BDS_EXIT_FAIL;
 		}
 	return BDS_EXIT_OK;
 }
 
 /* Read @name; unless it is an active bds-stripe volume say so, exit 1. */
-static int read_volume(const char *name)
+static int read_volume(struct bds_detail *d, const char *name)
 {
-	struct bds_vol *v = &D.vol;
+	struct bds_vol *v = &d->vol;
 
 	if (!bds_vol_dm_available()) {
 		bds_err("%s: device-mapper is not in the kernel (dm_mod not loaded), so no volume is active; load it (modprobe dm_mod), then 'bdsadm assemble %s'",
@@ -222,26 +222,58 @@ static bool parse_seconds(const char *s, double *secs)
 }
 
 /* Mid-restripe: where the target is ("reshape status"). */
-static void look_at_restripe(void)
+static void look_at_restripe(struct bds_detail *d)
 {
 	static char table[16384];
 	char buf[128];
 	unsigned long long c, h;
 	unsigned int n;
 
-	D.restriping = D.vol.args.reshape_given;
-	if (!D.restriping)
+	d->restriping = d->vol.args.reshape_given;
+	if (!d->restriping)
 		return;
-	D.backward = bds_dm_table(D.vol.name, table, sizeof(table)) &&
-		     strstr(table, " reshape backward ");
-	D.rs_units = D.vol.args.chunk ? D.vol.sectors / D.vol.args.chunk : 0;
-	if (bds_dm_message(D.vol.name, "reshape status", buf, sizeof(buf)) ||
+	d->backward = bds_dm_table(d->vol.name, table, sizeof(table)) &&
+		      strstr(table, " reshape backward ");
+	d->rs_units = d->vol.args.chunk ? d->vol.sectors / d->vol.args.chunk : 0;
+	if (bds_dm_message(d->vol.name, "reshape status", buf, sizeof(buf)) ||
 	    sscanf(buf, "checkpoint %llu hold %llu held %u", &c, &h, &n) != 3)
 		return;
-	D.have_restripe = true;
-	D.rs_ckpt = c;
-	D.rs_hold = h;
-	D.rs_held = n;
+	d->have_restripe = true;
+	d->rs_ckpt = c;
+	d->rs_hold = h;
+	d->rs_held = n;
+}
+
+/* Read volume @name into @d, its rates over @secs (0: none); print it. */
+static int detail_of(struct bds_detail *d, const char *name, double secs,
+		     bool json, bool export)
+{
+	int rc;
+
+	rc = read_volume(d, name);
+	if (rc)
+		return rc;
+	look_at_members(d);
+	look_at_restripe(d);
+	if (secs > 0) {
+		if (!d->vol.have_status) {
+			bds_err("%s: no rates: its status cannot be read (%s)",
+				name, d->vol.why);
+			return BDS_EXIT_FAIL;
+		}
+		rc = measure(d, secs);
+		if (rc)
+			return rc;
+	}
+	if (json)
+		bds_detail_json(d);
+	else if (export)
+		bds_detail_export(d);
+	else
+		bds_detail_human(d);
+	/* as mdadm --detail --test: a script sees a failed member */
+	return d->vol.have_status && strchr(d->vol.health, 'D') ?
+	       BDS_EXIT_FAIL : BDS_EXIT_OK;
 }
 
 int bds_cmd_detail(int argc, char **argv)
@@ -253,6 +285,7 @@ int bds_cmd_detail(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
+	struct bds_detail *d;
 	const char *name;
 	bool json = false, export = false;
 	double secs = 0;
@@ -285,28 +318,12 @@ int bds_cmd_detail(int argc, char **argv)
 	name = bds_vol_name_arg(argv[optind]);
 	if (!name)
 		return bds_usage(DETAIL_USAGE);
-	rc = read_volume(name);
-	if (rc)
-		return rc;
-	look_at_members();
-	look_at_restripe();
-	if (secs > 0) {
-		if (!D.vol.have_status) {
-			bds_err("%s: no rates: its status cannot be read (%s)",
-				name, D.vol.why);
-			return BDS_EXIT_FAIL;
-		}
-		rc = measure(secs);
-		if (rc)
-			return rc;
+	d = calloc(1, sizeof(*d));
+	if (!d) {
+		bds_err("detail %s: out of memory", name);
+		return BDS_EXIT_FAIL;
 	}
-	if (json)
-		bds_detail_json(&D);
-	else if (export)
-		bds_detail_export(&D);
-	else
-		bds_detail_human(&D);
-	/* as mdadm --detail --test: a script sees a failed member */
-	return D.vol.have_status && strchr(D.vol.health, 'D') ?
-	       BDS_EXIT_FAIL : BDS_EXIT_OK;
+	rc = detail_of(d, name, secs, json, export);
+	free(d);
+	return rc;
 }
