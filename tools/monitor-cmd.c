@@ -25,9 +25,9 @@
  * Otherwise it runs until SIGTERM or SIGINT (exit 0); it does not detach
  * (run it from the systemd unit, bds-stripe-monitor.service).
  *
- * The --program runs outside mon_lock (monitor-program.c), and the
- * signals that stop the monitor stop it too: here they make its stop
- * descriptor readable (an eventfd written by the main thread, or for
+ * The --program runs outside the monitor's lock (monitor-program.c),
+ * and the signals that stop the monitor stop it too: here they make its
+ * stop descriptor readable (an eventfd written by the main thread, or for
  * --oneshot a signalfd of the blocked signals).
  */
 #define _GNU_SOURCE
@@ -49,48 +49,43 @@
 
 #define MONITOR_USAGE "monitor [--oneshot] [--program PROG] [--mail ADDRESS] [--program-timeout SECONDS] [--foreground] [--rescan SECONDS]"
 
-struct mon_opts mon_opt = { NULL, 60, false, 5, NULL, NULL, NULL };
-pthread_mutex_t mon_lock = PTHREAD_MUTEX_INITIALIZER;
-
-static struct mon_watch *watches;
-static bool announce;		/* false in the first scan */
-
 static void watch_new(const char *name, const char *uuid, void *arg)
 {
+	struct mon_ctx *ctx = arg;
 	struct mon_watch *w;
 
-	(void)arg;
-	for (w = watches; w; w = w->next)
+	for (w = ctx->watches; w; w = w->next)
 		if (!strcmp(w->name, name) && !strcmp(w->dm_uuid, uuid))
 			return;
 	w = calloc(1, sizeof(*w));
 	if (!w) {
-		mon_note(LOG_ERR, "volume %s: out of memory, not watched; the next scan tries again",
+		mon_note(ctx, LOG_ERR, "volume %s: out of memory, not watched; the next scan tries again",
 			 name);
 		return;
 	}
+	w->ctx = ctx;
 	snprintf(w->name, sizeof(w->name), "%s", name);
 	snprintf(w->dm_uuid, sizeof(w->dm_uuid), "%s", uuid);
 	w->vol = (struct bds_vol){ 0 };
 	snprintf(w->vol.name, sizeof(w->vol.name), "%s", name);
 	snprintf(w->vol.dm_uuid, sizeof(w->vol.dm_uuid), "%s", uuid);
-	w->announce = announce;
+	w->announce = ctx->announce;
 	if (pthread_create(&w->thread, NULL, mon_watch_thread, w)) {
-		mon_note(LOG_ERR, "volume %s: cannot start a thread for it, not watched; the next scan tries again",
+		mon_note(ctx, LOG_ERR, "volume %s: cannot start a thread for it, not watched; the next scan tries again",
 			 name);
 		free(w);
 		return;
 	}
-	w->next = watches;
-	watches = w;
+	w->next = ctx->watches;
+	ctx->watches = w;
 }
 
 /* Join the watchers that ended, then watch the volumes there are now. */
-static void scan(void)
+static void scan(struct mon_ctx *ctx)
 {
-	struct mon_watch **p = &watches, *w;
+	struct mon_watch **p = &ctx->watches, *w;
 
-	pthread_mutex_lock(&mon_lock);
+	pthread_mutex_lock(&ctx->lock);
 	while ((w = *p)) {
 		if (w->ended) {
 			*p = w->next;
@@ -101,10 +96,10 @@ static void scan(void)
 		}
 	}
 	/* without dm_mod there is no volume: do not make libdm load it */
-	if (bds_vol_dm_available() && !bds_dm_each_volume(watch_new, NULL))
-		mon_note(LOG_ERR, "cannot list the device-mapper devices (are you root?); trying again in %u s",
-			 mon_opt.rescan);
-	pthread_mutex_unlock(&mon_lock);
+	if (bds_vol_dm_available() && !bds_dm_each_volume(watch_new, ctx))
+		mon_note(ctx, LOG_ERR, "cannot list the device-mapper devices (are you root?); trying again in %u s",
+			 ctx->opt.rescan);
+	pthread_mutex_unlock(&ctx->lock);
 }
 
 /* The signals that stop the monitor (SIGHUP: a rescan, or --oneshot's end). */
@@ -117,21 +112,22 @@ static void stop_signals(sigset_t *set)
 }
 
 /* No more reports: the runners end (see mon_program_end). */
-static void end_runner(void)
+static void end_runner(struct mon_ctx *ctx)
 {
-	if (mon_opt.runner)
-		mon_program_end(mon_opt.runner);
-	if (mon_opt.mailer)
-		mon_program_end(mon_opt.mailer);
-	mon_opt.runner = NULL;
-	mon_opt.mailer = NULL;
+	if (ctx->opt.runner)
+		mon_program_end(ctx->opt.runner);
+	if (ctx->opt.mailer)
+		mon_program_end(ctx->opt.mailer);
+	ctx->opt.runner = NULL;
+	ctx->opt.mailer = NULL;
 }
 
 /* @r (NULL: out of memory) for @what, in a thread when @threaded */
-static bool start_one(struct mon_runner *r, const char *what, bool threaded)
+static bool start_one(const struct mon_ctx *ctx, struct mon_runner *r,
+		      const char *what, bool threaded)
 {
 	if (!r) {
-		mon_note(LOG_ERR, "cannot run %s: out of memory", what);
+		mon_note(ctx, LOG_ERR, "cannot run %s: out of memory", what);
 		return false;
 	}
 	if (threaded && !mon_program_thread(r)) {
@@ -142,42 +138,42 @@ static bool start_one(struct mon_runner *r, const char *what, bool threaded)
 }
 
 /*
- * The --program's runner in mon_opt.runner and the --mail's in
- * mon_opt.mailer, stopped by @stop_fd (see monitor-program.c), each in a
+ * The --program's runner in ctx->opt.runner and the --mail's in
+ * ctx->opt.mailer, stopped by @stop_fd (see monitor-program.c), each in a
  * thread of its own when @threaded.  False, said why, if they cannot be.
  */
-static bool start_runner(int stop_fd, bool threaded)
+static bool start_runner(struct mon_ctx *ctx, int stop_fd, bool threaded)
 {
+	struct mon_opts *o = &ctx->opt;
 	struct mon_runner *r;
 
 	if (stop_fd < 0) {
-		mon_note(LOG_ERR, "cannot make the descriptor that stops %s: %s",
-			 mon_opt.program ? mon_opt.program : MON_SENDMAIL,
+		mon_note(ctx, LOG_ERR, "cannot make the descriptor that stops %s: %s",
+			 o->program ? o->program : MON_SENDMAIL,
 			 strerror(errno));
 		return false;
 	}
-	if (mon_opt.program) {
-		r = mon_program_new(mon_opt.program, mon_opt.program_timeout,
+	if (o->program) {
+		r = mon_program_new(ctx, o->program, o->program_timeout,
 				    stop_fd);
-		if (!start_one(r, mon_opt.program, threaded))
+		if (!start_one(ctx, r, o->program, threaded))
 			return false;
-		mon_opt.runner = r;
+		o->runner = r;
 	}
-	if (mon_opt.mail_to) {
-		r = mon_mail_new(mon_opt.mail_to, mon_opt.program_timeout,
-				 stop_fd);
-		if (!start_one(r, MON_SENDMAIL, threaded)) {
-			end_runner();
+	if (o->mail_to) {
+		r = mon_mail_new(ctx, o->mail_to, o->program_timeout, stop_fd);
+		if (!start_one(ctx, r, MON_SENDMAIL, threaded)) {
+			end_runner(ctx);
 			return false;
 		}
-		mon_opt.mailer = r;
+		o->mailer = r;
 	}
 	return true;
 }
 
-static int watch_forever(void)
+static int watch_forever(struct mon_ctx *ctx)
 {
-	struct timespec ts = { (time_t)mon_opt.rescan, 0 };
+	struct timespec ts = { (time_t)ctx->opt.rescan, 0 };
 	unsigned int n = 0;
 	struct mon_watch *w;
 	int sig, stop_fd = -1;
@@ -186,37 +182,38 @@ static int watch_forever(void)
 	/* the threads inherit the mask: the signals come to sigtimedwait */
 	stop_signals(&set);
 	pthread_sigmask(SIG_BLOCK, &set, NULL);
-	if (mon_opt.program || mon_opt.mail_to) {
+	if (ctx->opt.program || ctx->opt.mail_to) {
 		stop_fd = eventfd(0, EFD_CLOEXEC);
-		if (!start_runner(stop_fd, true))
+		if (!start_runner(ctx, stop_fd, true))
 			return BDS_EXIT_FAIL;
 	}
-	scan();
-	announce = true;
-	pthread_mutex_lock(&mon_lock);
-	for (w = watches; w; w = w->next)
+	scan(ctx);
+	pthread_mutex_lock(&ctx->lock);
+	ctx->announce = true;
+	for (w = ctx->watches; w; w = w->next)
 		n++;
-	mon_note(LOG_INFO, "monitoring %u bds-stripe volume%s; new volumes are looked for every %u s",
-		 n, n == 1 ? "" : "s", mon_opt.rescan);
-	pthread_mutex_unlock(&mon_lock);
+	mon_note(ctx, LOG_INFO, "monitoring %u bds-stripe volume%s; new volumes are looked for every %u s",
+		 n, n == 1 ? "" : "s", ctx->opt.rescan);
+	pthread_mutex_unlock(&ctx->lock);
 	for (;;) {
 		sig = sigtimedwait(&set, NULL, &ts);
 		if (sig == SIGTERM || sig == SIGINT)
 			break;
-		scan();
+		scan(ctx);
 	}
-	pthread_mutex_lock(&mon_lock);
-	mon_note(LOG_INFO, "stopped by signal %d", sig);
+	pthread_mutex_lock(&ctx->lock);
+	mon_note(ctx, LOG_INFO, "stopped by signal %d", sig);
 	/* a program that runs is stopped, the queued ones are not run */
-	if (mon_opt.runner || mon_opt.mailer) {
+	if (ctx->opt.runner || ctx->opt.mailer) {
 		eventfd_write(stop_fd, 1);
-		end_runner();
+		end_runner(ctx);
 	}
 	/* the watchers are blocked in the kernel: exit ends them */
 	exit(BDS_EXIT_OK);
 }
 
 struct oneshot {
+	const struct mon_ctx *ctx;
 	unsigned int volumes, failed, unreadable;
 };
 
@@ -228,35 +225,35 @@ static void oneshot_one(const char *name, const char *uuid, void *arg)
 	(void)uuid;
 	o->volumes++;
 	if (!bds_vol_read(name, &v) || !v.have_status) {
-		mon_note(LOG_WARNING, "volume %s: its status cannot be read (%s); 'dmsetup status %s' shows what is loaded",
+		mon_note(o->ctx, LOG_WARNING, "volume %s: its status cannot be read (%s); 'dmsetup status %s' shows what is loaded",
 			 name, v.why, name);
 		o->unreadable++;
 		return;
 	}
-	o->failed += mon_compare(NULL, &v);
+	o->failed += mon_compare(o->ctx, NULL, &v);
 }
 
-static int oneshot(void)
+static int oneshot(struct mon_ctx *ctx)
 {
-	struct oneshot o = { 0, 0, 0 };
+	struct oneshot o = { ctx, 0, 0, 0 };
 	bool listed;
 	sigset_t set;
 
 	/* the reports are queued, and run once the volumes are read */
-	if (mon_opt.program || mon_opt.mail_to) {
+	if (ctx->opt.program || ctx->opt.mail_to) {
 		stop_signals(&set);
 		sigprocmask(SIG_BLOCK, &set, NULL);
-		if (!start_runner(signalfd(-1, &set, SFD_CLOEXEC), false))
+		if (!start_runner(ctx, signalfd(-1, &set, SFD_CLOEXEC), false))
 			return BDS_EXIT_FAIL;
 	}
 	listed = !bds_vol_dm_available() ||
 		 bds_dm_each_volume(oneshot_one, &o);
-	end_runner();
+	end_runner(ctx);
 	if (!listed) {
 		bds_err("cannot list the device-mapper devices (are you root?)");
 		return BDS_EXIT_FAIL;
 	}
-	if (mon_opt.to_stdout)
+	if (ctx->opt.to_stdout)
 		printf("%u volume%s, %u failed member%s%s\n", o.volumes,
 		       o.volumes == 1 ? "" : "s", o.failed,
 		       o.failed == 1 ? "" : "s",
@@ -276,10 +273,15 @@ int bds_cmd_monitor(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
+	struct mon_ctx ctx = {
+		.opt = { .program_timeout = 60, .rescan = 5 },
+		.lock = PTHREAD_MUTEX_INITIALIZER,
+	};
+	struct mon_opts *o = &ctx.opt;
 	bool once = false, timeout = false;
 	int c;
 
-	mon_opt.to_stdout = isatty(STDOUT_FILENO);
+	o->to_stdout = isatty(STDOUT_FILENO);
 	while ((c = getopt_long(argc, argv, "1p:m:t:fr:h", lo, NULL)) != -1) {
 		switch (c) {
 		case '1':
@@ -291,7 +293,7 @@ int bds_cmd_monitor(int argc, char **argv)
 					optarg);
 				return bds_usage(MONITOR_USAGE);
 			}
-			mon_opt.program = optarg;
+			o->program = optarg;
 			break;
 		case 'm':
 			if (!optarg[0] || optarg[0] == '-' ||
@@ -305,10 +307,10 @@ int bds_cmd_monitor(int argc, char **argv)
 					optarg, MON_SENDMAIL, strerror(errno));
 				return BDS_EXIT_FAIL;
 			}
-			mon_opt.mail_to = optarg;
+			o->mail_to = optarg;
 			break;
 		case 't':
-			if (!parse_whole_seconds(optarg, &mon_opt.program_timeout)) {
+			if (!parse_whole_seconds(optarg, &o->program_timeout)) {
 				bds_err("--program-timeout %s: not a whole number of seconds from 1 to %d",
 					optarg, PARSE_SECONDS_MAX);
 				return bds_usage(MONITOR_USAGE);
@@ -316,10 +318,10 @@ int bds_cmd_monitor(int argc, char **argv)
 			timeout = true;
 			break;
 		case 'f':
-			mon_opt.to_stdout = true;
+			o->to_stdout = true;
 			break;
 		case 'r':
-			if (!parse_whole_seconds(optarg, &mon_opt.rescan)) {
+			if (!parse_whole_seconds(optarg, &o->rescan)) {
 				bds_err("--rescan %s: not a whole number of seconds from 1 to %d",
 					optarg, PARSE_SECONDS_MAX);
 				return bds_usage(MONITOR_USAGE);
@@ -336,11 +338,11 @@ int bds_cmd_monitor(int argc, char **argv)
 		bds_err("monitor watches every volume: it takes no names");
 		return bds_usage(MONITOR_USAGE);
 	}
-	if (timeout && !mon_opt.program && !mon_opt.mail_to) {
+	if (timeout && !o->program && !o->mail_to) {
 		bds_err("--program-timeout: there is no --program or --mail to time");
 		return bds_usage(MONITOR_USAGE);
 	}
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	openlog("bdsadm-monitor", LOG_PID, LOG_DAEMON);
-	return once ? oneshot() : watch_forever();
+	return once ? oneshot(&ctx) : watch_forever(&ctx);
 }

@@ -3,9 +3,9 @@
  * bdsadm monitor's --program (see monitor.h): the reports wait in a
  * queue, in the order they were made, and are given to the program one
  * at a time, by a thread of their own (or, for --oneshot, by the caller
- * once the volumes are read), never while mon_lock is held: a slow or
- * hung program delays only the programs of the reports after it, not
- * the watching nor the reports to syslog and stdout.
+ * once the volumes are read), never while the monitor's lock is held: a
+ * slow or hung program delays only the programs of the reports after
+ * it, not the watching nor the reports to syslog and stdout.
  *
  * The program is started with fork() and exec, as
  *   PROG EVENT VOLUME [MEMBER-DEVICE]
@@ -61,6 +61,7 @@ struct mon_job {
 };
 
 struct mon_runner {
+	const struct mon_ctx *ctx;	/* its monitor: where notes go */
 	const char *program;
 	const char *mail_to;		/* a mailer (mon_mail_new): to whom */
 	unsigned int timeout;		/* seconds */
@@ -74,13 +75,15 @@ struct mon_runner {
 	pthread_t thread;
 };
 
-struct mon_runner *mon_program_new(const char *program, unsigned int timeout,
+struct mon_runner *mon_program_new(const struct mon_ctx *ctx,
+				   const char *program, unsigned int timeout,
 				   int stop_fd)
 {
 	struct mon_runner *r = calloc(1, sizeof(*r));
 
 	if (!r)
 		return NULL;
+	r->ctx = ctx;
 	r->program = program;
 	r->timeout = timeout;
 	r->stop_fd = stop_fd;
@@ -90,10 +93,11 @@ struct mon_runner *mon_program_new(const char *program, unsigned int timeout,
 	return r;
 }
 
-struct mon_runner *mon_mail_new(const char *to, unsigned int timeout,
-				int stop_fd)
+struct mon_runner *mon_mail_new(const struct mon_ctx *ctx, const char *to,
+				unsigned int timeout, int stop_fd)
 {
-	struct mon_runner *r = mon_program_new(MON_SENDMAIL, timeout, stop_fd);
+	struct mon_runner *r = mon_program_new(ctx, MON_SENDMAIL, timeout,
+					       stop_fd);
 
 	if (r)
 		r->mail_to = to;
@@ -125,7 +129,7 @@ static struct mon_job *new_job(const struct mon_runner *r, const char *event,
 	}
 	if (j && (!dev || j->dev) && j->what)
 		return j;
-	mon_note(LOG_ERR, "%s %s %s%s%s: not run: out of memory", r->program,
+	mon_note(r->ctx, LOG_ERR, "%s %s %s%s%s: not run: out of memory", r->program,
 		 event, vol, dev ? " " : "", dev ? dev : "");
 	if (j)
 		free_job(j);
@@ -142,7 +146,7 @@ void mon_program_queue(struct mon_runner *r, const char *event,
 	pthread_mutex_lock(&r->lock);
 	if (r->nr_queued >= MON_QUEUE_MAX) {
 		pthread_mutex_unlock(&r->lock);
-		mon_note(LOG_ERR, "%s: not run: %u reports are waiting for the program already",
+		mon_note(r->ctx, LOG_ERR, "%s: not run: %u reports are waiting for the program already",
 			 j->what, MON_QUEUE_MAX);
 		free_job(j);
 		return;
@@ -239,7 +243,7 @@ static int mail_of(const struct mon_runner *r, const struct mon_job *j)
 	fd = memfd_create("bds-stripe-mail", MFD_CLOEXEC);
 	f = fd < 0 ? NULL : fdopen(dup(fd), "w");
 	if (!f) {
-		mon_note(LOG_ERR, "%s: cannot make the mail: %s", j->what,
+		mon_note(r->ctx, LOG_ERR, "%s: cannot make the mail: %s", j->what,
 			 strerror(errno));
 		if (fd >= 0)
 			close(fd);
@@ -259,7 +263,7 @@ static int mail_of(const struct mon_runner *r, const struct mon_job *j)
 		"'journalctl -u bds-stripe-monitor' the monitor's reports.\n",
 		j->vol);
 	if (fclose(f) || lseek(fd, 0, SEEK_SET)) {
-		mon_note(LOG_ERR, "%s: cannot make the mail: %s", j->what,
+		mon_note(r->ctx, LOG_ERR, "%s: cannot make the mail: %s", j->what,
 			 strerror(errno));
 		close(fd);
 		return -1;
@@ -292,7 +296,7 @@ static pid_t spawn(const struct mon_runner *r, const struct mon_job *j)
 	if (in_fd >= 0)
 		close(in_fd);
 	if (pid < 0) {
-		mon_note(LOG_ERR, "%s: cannot be run: fork: %s", j->what,
+		mon_note(r->ctx, LOG_ERR, "%s: cannot be run: fork: %s", j->what,
 			 strerror(errno));
 		return -1;
 	}
@@ -310,13 +314,13 @@ static const char *sig_name(int sig)
 }
 
 /* Signal the program's process group, and say why. */
-static void signal_group(const struct mon_job *j, pid_t pid, int sig,
-			 const char *why)
+static void signal_group(const struct mon_runner *r, const struct mon_job *j,
+			 pid_t pid, int sig, const char *why)
 {
-	mon_note(LOG_WARNING, "%s: %s: SIG%s to its process group", j->what,
+	mon_note(r->ctx, LOG_WARNING, "%s: %s: SIG%s to its process group", j->what,
 		 why, sig_name(sig));
 	if (kill(-pid, sig) && errno != ESRCH)
-		mon_note(LOG_ERR, "%s: kill SIG%s: %s", j->what,
+		mon_note(r->ctx, LOG_ERR, "%s: kill SIG%s: %s", j->what,
 			 sig_name(sig), strerror(errno));
 }
 
@@ -339,15 +343,15 @@ static int escalate(const struct mon_runner *r, const struct mon_job *j,
 		else
 			snprintf(why, sizeof(why), "timed out after %u s (--program-timeout)",
 				 r->timeout);
-		signal_group(j, pid, SIGTERM, why);
+		signal_group(r, j, pid, SIGTERM, why);
 		return MON_TERMED;
 	case MON_TERMED:
 		snprintf(why, sizeof(why), "still running %u s after SIGTERM",
 			 MON_PROGRAM_GRACE);
-		signal_group(j, pid, SIGKILL, why);
+		signal_group(r, j, pid, SIGKILL, why);
 		return MON_KILLED;
 	default:
-		mon_note(LOG_ERR, "%s: still there %u s after SIGKILL (stuck in the kernel?): left behind",
+		mon_note(r->ctx, LOG_ERR, "%s: still there %u s after SIGKILL (stuck in the kernel?): left behind",
 			 j->what, MON_PROGRAM_GRACE);
 		return -1;
 	}
@@ -378,7 +382,7 @@ static int wait_program(const struct mon_runner *r, const struct mon_job *j,
 		}
 		if (n < 0) {
 			if (errno != EINTR) {
-				mon_note(LOG_ERR, "%s: poll: %s", j->what,
+				mon_note(r->ctx, LOG_ERR, "%s: poll: %s", j->what,
 					 strerror(errno));
 				sleep(1);
 			}
@@ -394,13 +398,14 @@ static int wait_program(const struct mon_runner *r, const struct mon_job *j,
 }
 
 /* Say how the program ended, unless it succeeded by itself. */
-static void say_end(const struct mon_job *j, int st, bool stopped)
+static void say_end(const struct mon_runner *r, const struct mon_job *j,
+		    int st, bool stopped)
 {
 	if (WIFSIGNALED(st))
-		mon_note(LOG_WARNING, "%s: killed by signal %d (SIG%s)",
+		mon_note(r->ctx, LOG_WARNING, "%s: killed by signal %d (SIG%s)",
 			 j->what, WTERMSIG(st), sig_name(WTERMSIG(st)));
 	else if (WEXITSTATUS(st) || stopped)
-		mon_note(LOG_WARNING, "%s: exit status %d%s", j->what,
+		mon_note(r->ctx, LOG_WARNING, "%s: exit status %d%s", j->what,
 			 WEXITSTATUS(st), WEXITSTATUS(st) == 127 ?
 			 " (could not be run: is it an executable path?)" : "");
 }
@@ -414,17 +419,17 @@ static void run_job(const struct mon_runner *r, const struct mon_job *j)
 		return;
 	pidfd = pidfd_open(pid, 0);
 	if (pidfd < 0) {
-		/* no timeout then, but still outside mon_lock */
-		mon_note(LOG_ERR, "%s: pidfd_open: %s; waited for without a timeout",
+		/* no timeout then, but still outside the monitor's lock */
+		mon_note(r->ctx, LOG_ERR, "%s: pidfd_open: %s; waited for without a timeout",
 			 j->what, strerror(errno));
 		while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
 			;
-		say_end(j, st, false);
+		say_end(r, j, st, false);
 		return;
 	}
 	stage = wait_program(r, j, pid, pidfd, &st);
 	if (stage >= 0)
-		say_end(j, st, stage != MON_RUNNING);
+		say_end(r, j, st, stage != MON_RUNNING);
 	close(pidfd);
 }
 
@@ -434,7 +439,7 @@ static void run_queue(struct mon_runner *r)
 
 	while ((j = next_job(r))) {
 		if (stopping(r))
-			mon_note(LOG_WARNING, "%s: not run: the monitor is stopping",
+			mon_note(r->ctx, LOG_WARNING, "%s: not run: the monitor is stopping",
 				 j->what);
 		else
 			run_job(r, j);
@@ -453,7 +458,7 @@ bool mon_program_thread(struct mon_runner *r)
 	int err = pthread_create(&r->thread, NULL, runner_thread, r);
 
 	if (err) {
-		mon_note(LOG_ERR, "cannot start the thread that runs %s: %s",
+		mon_note(r->ctx, LOG_ERR, "cannot start the thread that runs %s: %s",
 			 r->program, strerror(err));
 		return false;
 	}

@@ -23,14 +23,14 @@
 #include "member-dev.h"
 #include "monitor.h"
 
-static void out_line(int prio, const char *line)
+static void out_line(const struct mon_ctx *ctx, int prio, const char *line)
 {
 	char stamp[32];
 	struct tm tm;
 	time_t now;
 
 	syslog(prio, "%s", line);
-	if (!mon_opt.to_stdout)
+	if (!ctx->opt.to_stdout)
 		return;
 	now = time(NULL);
 	localtime_r(&now, &tm);
@@ -39,7 +39,7 @@ static void out_line(int prio, const char *line)
 	fflush(stdout);
 }
 
-void mon_note(int prio, const char *fmt, ...)
+void mon_note(const struct mon_ctx *ctx, int prio, const char *fmt, ...)
 {
 	char line[1024];
 	va_list ap;
@@ -47,7 +47,7 @@ void mon_note(int prio, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(line, sizeof(line), fmt, ap);
 	va_end(ap);
-	out_line(prio, line);
+	out_line(ctx, prio, line);
 }
 
 static const char *or_none(const char *s)
@@ -85,7 +85,8 @@ static void member_line(char *line, size_t sz, const char *event,
 		 "it has seen an I/O error and the data on it may be unreadable: 'bdsadm check' finds the unreadable ranges, 'bdsadm detail' shows the volume");
 }
 
-void mon_report(const char *event, const struct bds_vol *v, int m)
+void mon_report(const struct mon_ctx *ctx, const char *event,
+		const struct bds_vol *v, int m)
 {
 	struct bds_member_dev d;
 	char line[PATH_MAX + 2048], u[BDS_DM_UUID_SZ];
@@ -94,7 +95,7 @@ void mon_report(const char *event, const struct bds_vol *v, int m)
 	if (m >= 0) {
 		bds_member_dev(v->dev[m], &d);
 		member_line(line, sizeof(line), event, v, m, &d);
-		out_line(strcmp(event, MON_RESTORED) ? LOG_CRIT : LOG_NOTICE,
+		out_line(ctx, strcmp(event, MON_RESTORED) ? LOG_CRIT : LOG_NOTICE,
 			 line);
 	} else if (!strcmp(event, MON_RS_STARTED) ||
 		   !strcmp(event, MON_RS_FOUND)) {
@@ -103,26 +104,26 @@ void mon_report(const char *event, const struct bds_vol *v, int m)
 			 !strcmp(event, MON_RS_FOUND) ?
 			 " (mid-restripe when the monitor saw it; 'bdsadm grow --continue' or its unit carries it on)" : "",
 			 v->name);
-		out_line(LOG_NOTICE, line);
+		out_line(ctx, LOG_NOTICE, line);
 	} else if (!strcmp(event, MON_RS_FINISHED)) {
 		snprintf(line, sizeof(line), "%s: volume %s (%s) is restriped: %u members, %llu MiB",
 			 event, v->name, u, v->nr_members,
 			 (unsigned long long)(v->sectors >> 11));
-		out_line(LOG_NOTICE, line);
+		out_line(ctx, LOG_NOTICE, line);
 	} else if (!strcmp(event, MON_APPEARED)) {
 		snprintf(line, sizeof(line), "%s: volume %s (%s), %u members, health %s",
 			 event, v->name, u, v->nr_members,
 			 v->have_status ? v->health : "unknown");
-		out_line(LOG_NOTICE, line);
+		out_line(ctx, LOG_NOTICE, line);
 	} else {
 		snprintf(line, sizeof(line), "%s: volume %s (%s) is no longer active",
 			 event, v->name, u);
-		out_line(LOG_NOTICE, line);
+		out_line(ctx, LOG_NOTICE, line);
 	}
-	if (mon_opt.runner)
-		mon_program_queue(mon_opt.runner, event, v->name,
+	if (ctx->opt.runner)
+		mon_program_queue(ctx->opt.runner, event, v->name,
 				  m >= 0 ? d.node : NULL);
-	if (mon_opt.mailer)
-		mon_program_queue(mon_opt.mailer, event, v->name,
+	if (ctx->opt.mailer)
+		mon_program_queue(ctx->opt.mailer, event, v->name,
 				  m >= 0 ? d.node : NULL);
 }

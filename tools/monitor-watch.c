@@ -62,10 +62,10 @@ static bool event_nr(const char *name, const char *dm_uuid, uint32_t *nr)
 }
 
 /*
- * Block until @name's event number is not @nr.  Called holding mon_lock;
+ * Block until @name's event number is not @nr.  Called holding @lock;
  * the lock is dropped for the wait only.  False if the wait failed.
  */
-static bool wait_event(const char *name, uint32_t nr)
+static bool wait_event(pthread_mutex_t *lock, const char *name, uint32_t nr)
 {
 	struct dm_task *dmt = dm_task_create(DM_DEVICE_WAITEVENT);
 	bool ok;
@@ -75,15 +75,16 @@ static bool wait_event(const char *name, uint32_t nr)
 	ok = dm_task_set_name(dmt, name) && dm_task_set_event_nr(dmt, nr) &&
 	     dm_task_no_open_count(dmt);
 	if (ok) {
-		pthread_mutex_unlock(&mon_lock);
+		pthread_mutex_unlock(lock);
 		ok = dm_task_run(dmt);
-		pthread_mutex_lock(&mon_lock);
+		pthread_mutex_lock(lock);
 	}
 	dm_task_destroy(dmt);
 	return ok;
 }
 
-unsigned int mon_compare(const struct bds_vol *before,
+unsigned int mon_compare(const struct mon_ctx *ctx,
+			 const struct bds_vol *before,
 			 const struct bds_vol *now)
 {
 	bool first = !before || !before->have_status;
@@ -103,15 +104,16 @@ unsigned int mon_compare(const struct bds_vol *before,
 			}
 		failed += now->health[i] == 'D';
 		if (was == 'A' && now->health[i] == 'D')
-			mon_report(first ? MON_FOUND_FAILED : MON_FAILED, now,
-				   (int)i);
+			mon_report(ctx, first ? MON_FOUND_FAILED : MON_FAILED,
+				   now, (int)i);
 		else if (was == 'D' && now->health[i] == 'A')
-			mon_report(MON_RESTORED, now, (int)i);
+			mon_report(ctx, MON_RESTORED, now, (int)i);
 	}
 	return failed;
 }
 
-void mon_compare_restripe(const struct bds_vol *before,
+void mon_compare_restripe(const struct mon_ctx *ctx,
+			  const struct bds_vol *before,
 			  const struct bds_vol *now)
 {
 	bool was = before && before->have_table && before->args.reshape_given;
@@ -120,46 +122,47 @@ void mon_compare_restripe(const struct bds_vol *before,
 	if (!now->have_table || (before && !before->have_table))
 		return;
 	if (!before && is)
-		mon_report(MON_RS_FOUND, now, -1);
+		mon_report(ctx, MON_RS_FOUND, now, -1);
 	else if (before && !was && is)
-		mon_report(MON_RS_STARTED, now, -1);
+		mon_report(ctx, MON_RS_STARTED, now, -1);
 	else if (was && !is)
-		mon_report(MON_RS_FINISHED, now, -1);
+		mon_report(ctx, MON_RS_FINISHED, now, -1);
 }
 
 void *mon_watch_thread(void *arg)
 {
 	struct mon_watch *w = arg;
+	struct mon_ctx *ctx = w->ctx;
 	struct bds_vol now;
 	bool first = true;
 	uint32_t nr = 0;
 
-	pthread_mutex_lock(&mon_lock);
+	pthread_mutex_lock(&ctx->lock);
 	for (;;) {
 		if (!event_nr(w->name, w->dm_uuid, &nr) ||
 		    !bds_vol_read(w->name, &now) ||
 		    strcmp(now.dm_uuid, w->dm_uuid)) {
 			if (!first)
-				mon_report(MON_DISAPPEARED, &w->vol, -1);
+				mon_report(ctx, MON_DISAPPEARED, &w->vol, -1);
 			break;
 		}
 		if (first && w->announce)
-			mon_report(MON_APPEARED, &now, -1);
+			mon_report(ctx, MON_APPEARED, &now, -1);
 		if (!now.have_status && (first || w->vol.have_status))
-			mon_note(LOG_WARNING, "volume %s: its status cannot be read (%s); 'dmsetup status %s' shows what is loaded",
+			mon_note(ctx, LOG_WARNING, "volume %s: its status cannot be read (%s); 'dmsetup status %s' shows what is loaded",
 				 w->name, now.why, w->name);
-		mon_compare(first ? NULL : &w->vol, &now);
-		mon_compare_restripe(first ? NULL : &w->vol, &now);
+		mon_compare(ctx, first ? NULL : &w->vol, &now);
+		mon_compare_restripe(ctx, first ? NULL : &w->vol, &now);
 		w->vol = now;
 		first = false;
 		/* a failed wait: the next round finds out why, unhurried */
-		if (!wait_event(w->name, nr)) {
-			pthread_mutex_unlock(&mon_lock);
+		if (!wait_event(&ctx->lock, w->name, nr)) {
+			pthread_mutex_unlock(&ctx->lock);
 			sleep(1);
-			pthread_mutex_lock(&mon_lock);
+			pthread_mutex_lock(&ctx->lock);
 		}
 	}
 	w->ended = true;
-	pthread_mutex_unlock(&mon_lock);
+	pthread_mutex_unlock(&ctx->lock);
 	return NULL;
 }

@@ -9,13 +9,13 @@
  *                     (DM_DEVICE_WAITEVENT) and compare its health
  *   monitor-report.c  a report: syslog, stdout, queued for the --program
  *   monitor-program.c the --program: the queue of reports, run one at a
- *                     time outside mon_lock, with a timeout
+ *                     time outside the monitor's lock, with a timeout
  *
  * libdevmapper and the status parser (volstat.c, static buffers) are
- * not thread-safe: every call into them is made holding mon_lock, except
- * the blocking wait itself, as dmeventd does.  The --program is never
- * run holding mon_lock: its queue has a lock of its own, taken for
- * moments only.
+ * not thread-safe: every call into them is made holding the monitor's
+ * lock (mon_ctx.lock), except the blocking wait itself, as dmeventd
+ * does.  The --program is never run holding that lock: its queue has a
+ * lock of its own, taken for moments only.
  */
 #ifndef BDS_MONITOR_H
 #define BDS_MONITOR_H
@@ -40,11 +40,23 @@ struct mon_opts {
 /* What --mail hands each report to, as mdadm does: sendmail -t -oi */
 #define MON_SENDMAIL "/usr/sbin/sendmail"
 
-extern struct mon_opts mon_opt;
-extern pthread_mutex_t mon_lock;
+struct mon_watch;
 
-/* One watched volume; the list belongs to monitor-cmd.c. */
+/*
+ * One run of bdsadm monitor, passed down to every step and thread (as
+ * lvm2 passes its cmd_context): the options, set before any thread
+ * starts; the lock; the watched volumes.
+ */
+struct mon_ctx {
+	struct mon_opts opt;
+	pthread_mutex_t lock;		/* libdevmapper, volstat, the list */
+	struct mon_watch *watches;	/* monitor-cmd.c's list */
+	bool announce;			/* false in the first scan */
+};
+
+/* One watched volume, in its monitor's list. */
 struct mon_watch {
+	struct mon_ctx *ctx;
 	char name[BDS_DM_NAME_SZ];
 	char dm_uuid[BDS_DM_UUID_SZ];
 	bool announce;		/* appeared after the start: say so */
@@ -59,19 +71,21 @@ void *mon_watch_thread(void *arg);
 /*
  * Compare @now with @before (NULL: first sight of the volume) and report
  * every member whose health changed.  Returns the number of members of
- * @now that are failed (D).  Called holding mon_lock.
+ * @now that are failed (D).  Called holding ctx->lock.
  */
-unsigned int mon_compare(const struct bds_vol *before,
+unsigned int mon_compare(const struct mon_ctx *ctx,
+			 const struct bds_vol *before,
 			 const struct bds_vol *now);
 /*
  * Compare whether @before (NULL: first sight) and @now are mid-restripe
  * (a table with "reshape"), and report a restripe that started, finished
- * or was found running.  Called holding mon_lock.
+ * or was found running.  Called holding ctx->lock.
  */
-void mon_compare_restripe(const struct bds_vol *before,
+void mon_compare_restripe(const struct mon_ctx *ctx,
+			  const struct bds_vol *before,
 			  const struct bds_vol *now);
 
-/* monitor-report.c, called holding mon_lock (--oneshot: one thread). */
+/* monitor-report.c, called holding ctx->lock (--oneshot: one thread). */
 /* Event names, as the program gets them. */
 #define MON_FAILED		"MemberFailed"
 #define MON_FOUND_FAILED	"MemberFoundFailed"
@@ -82,24 +96,26 @@ void mon_compare_restripe(const struct bds_vol *before,
 #define MON_RS_FINISHED		"RestripeFinished"
 #define MON_RS_FOUND		"RestripeFound"
 /* Member @m (table index) of @v, or the volume when @m is -1. */
-void mon_report(const char *event, const struct bds_vol *v, int m);
+void mon_report(const struct mon_ctx *ctx, const char *event,
+		const struct bds_vol *v, int m);
 /* A line about the monitor itself (not an event): syslog and stdout. */
-void mon_note(int prio, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+void mon_note(const struct mon_ctx *ctx, int prio, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 
 /*
  * monitor-program.c.  A runner of @program, killed after @timeout
  * seconds, and at once when @stop_fd (which it does not read nor close)
  * becomes readable: the monitor is stopping.  NULL if out of memory.
  */
-struct mon_runner *mon_program_new(const char *program, unsigned int timeout,
+struct mon_runner *mon_program_new(const struct mon_ctx *ctx,
+				   const char *program, unsigned int timeout,
 				   int stop_fd);
 /*
  * A runner like mon_program_new()'s whose program is MON_SENDMAIL -t -oi,
  * given on its standard input a mail to @to for each report.
  */
-struct mon_runner *mon_mail_new(const char *to, unsigned int timeout,
-				int stop_fd);
+struct mon_runner *mon_mail_new(const struct mon_ctx *ctx, const char *to,
+				unsigned int timeout, int stop_fd);
 /* Run the queued reports in a thread of its own; false (said why) if not. */
 bool mon_program_thread(struct mon_runner *r);
 /* Queue a report for the program: PROG EVENT VOL [DEV]; never blocks. */
