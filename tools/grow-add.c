@@ -188,11 +188,11 @@ static int measure_new(struct grow *g, struct grow_add *a, char **add,
 /*
  * plan's speeds hook under --measure, once the whole set's controllers
  * are known: each disk's figure (a member's as its label records it, a
- * new disk's as measured), the figures within MEAS_SAME of each other
- * taken as one as create does; each controller's limit the lowest that
+ * new disk's as measured); each controller's limit the lowest that
  * showed, recorded by a member or measured on the new disks together
- * (wt_lowest_limit()).  They are the speeds when the weights are by
- * bandwidth, and the new disks' labels record them.
+ * (wt_lowest_limit()); figures within MEAS_SAME of each other taken as
+ * one, as create does (meas_settle()).  They are the speeds when the
+ * weights are by bandwidth, and the new disks' labels record them.
  */
 static enum plan_status whole_set_speeds(struct plan_ctx *c, void *arg)
 {
@@ -220,18 +220,10 @@ static enum plan_status whole_set_speeds(struct plan_ctx *c, void *arg)
 		k = c->mem[i].ctrl;
 		o->ctrl_list[k] = wt_lowest_limit(o->ctrl_list[k], lim);
 	}
-	meas_snap(o->disk_list, c->nmem);
-	for (i = 0; i < c->nmem; i++)
-		o->disk_list[i] = meas_round(o->disk_list[i]);
-	if (a->wmode != BDS_WEIGHTS_MODE_BANDWIDTH)
-		return PLAN_OK;
-	o->ndisk = c->nmem;
-	o->nctrl_mbps = c->nctrl;
-	o->disk_mbps = o->disk_list[0];
-	o->ctrl_mbps = o->ctrl_list[0];
-	o->have_disk_mbps = true;
-	o->have_ctrl_mbps = true;
-	o->wt_tolerance = MEAS_TOLERANCE;
+	meas_settle(o->disk_list, c->nmem);
+	meas_settle(o->ctrl_list, c->nctrl);
+	if (a->wmode == BDS_WEIGHTS_MODE_BANDWIDTH)
+		plan_take_measured(c);
 	return PLAN_OK;
 }
 

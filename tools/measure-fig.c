@@ -82,3 +82,12 @@ double meas_round(double x)
 		scale *= 10;
 	return (double)(long long)(x * scale + 0.5) / scale;
 }
+
+void meas_settle(double *v, int n)
+{
+	int i;
+
+	meas_snap(v, n);
+	for (i = 0; i < n; i++)
+		v[i] = meas_round(v[i]);
+}

@@ -326,12 +326,16 @@ static enum plan_status as_speeds(struct plan_ctx *c, struct plan_meas *pm)
 	for (k = 0; k < c->nctrl; k++)
 		o->ctrl_list[k] = pm->limit[k];
 	/* noise apart: equal disks get equal weights, the same each time */
-	meas_snap(o->disk_list, c->nmem);
-	meas_snap(o->ctrl_list, c->nctrl);
-	for (i = 0; i < c->nmem; i++)
-		o->disk_list[i] = meas_round(o->disk_list[i]);
-	for (k = 0; k < c->nctrl; k++)
-		o->ctrl_list[k] = meas_round(o->ctrl_list[k]);
+	meas_settle(o->disk_list, c->nmem);
+	meas_settle(o->ctrl_list, c->nctrl);
+	plan_take_measured(c);
+	return PLAN_OK;
+}
+
+void plan_take_measured(struct plan_ctx *c)
+{
+	struct plan_opts *o = &c->opt;
+
 	o->ndisk = c->nmem;
 	o->nctrl_mbps = c->nctrl;
 	o->disk_mbps = o->disk_list[0];
@@ -339,7 +343,6 @@ static enum plan_status as_speeds(struct plan_ctx *c, struct plan_meas *pm)
 	o->have_disk_mbps = true;
 	o->have_ctrl_mbps = true;
 	o->wt_tolerance = MEAS_TOLERANCE;
-	return PLAN_OK;
 }
 
 enum plan_status plan_measure(struct plan_ctx *c)

@@ -72,4 +72,7 @@ void meas_snap(double *v, int n);
  */
 double meas_round(double x);
 
+/* @v (@n figures) as the weights go by them: meas_snap(), meas_round(). */
+void meas_settle(double *v, int n);
+
 #endif /* BDS_MEASURE_H */

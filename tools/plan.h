@@ -322,6 +322,12 @@ u64 plan_member_room(const struct plan_ctx *c, const struct plan_result *r,
 /* measure.c: --measure (see measure.h) */
 enum plan_status __must_check plan_measure(struct plan_ctx *c);
 void plan_print_measure(const struct plan_ctx *c);
+/*
+ * The measured figures in c->opt.disk_list and ctrl_list (one per
+ * member, one per controller) as the plan's speeds, known to
+ * MEAS_TOLERANCE, as --disk-mbps and --controller-mbps would give them.
+ */
+void plan_take_measured(struct plan_ctx *c);
 void plan_json_measure(const struct plan_ctx *c);
 void plan_meas_free(struct plan_meas *pm);
 
