@@ -117,6 +117,11 @@ struct bds_label_reads {
 	struct page *page[BDS_LABEL_BATCH][2];
 	struct bio *bio[BDS_LABEL_BATCH][2];
 	int rd[BDS_LABEL_BATCH][2];	/* each read's error, 0 when read */
+	u64 at[BDS_LABEL_BATCH];	/* copy 1's sector, 0 when not read */
+	/* copy 1 read in front after none at the end: the end's verdict */
+	bool fell[BDS_LABEL_BATCH];
+	int end_rd[BDS_LABEL_BATCH];
+	enum bds_label_err end_err[BDS_LABEL_BATCH];
 };
 
 static void bds_label_end_io(struct bio *bio)
@@ -183,6 +188,26 @@ static u64 bds_backup_at(u64 size, const struct bds_label *primary)
 	return backup > size - BDS_LABEL_SECTORS ? 0 : backup;
 }
 
+/*
+ * No valid primary in slot @i of a member of @size sectors: is there no
+ * valid copy where the backup was looked for first (the member's end),
+ * so that it is looked for in front of the data (FRONT_BACKUP)?  Keeps
+ * the end's verdict, which stands if none is in front either.
+ */
+static bool bds_front_wanted(struct bds_label_reads *lr, unsigned int i,
+			     u64 size, struct bds_label *tmp)
+{
+	if (size < BDS_LABEL_FRONT_DATA + BDS_LABEL_SECTORS ||
+	    lr->at[i] == BDS_LABEL_FRONT_BACKUP)
+		return false;
+	lr->end_rd[i] = lr->rd[i][1];
+	lr->end_err[i] = BDS_LABEL_ERR_SHORT;
+	if (lr->at[i] && !lr->rd[i][1])
+		lr->end_err[i] = bds_label_read(page_address(lr->page[i][1]),
+						BDS_LABEL_SIZE, lr->at[i], tmp);
+	return lr->end_err[i] != BDS_LABEL_OK;
+}
+
 /* Decode the primary read into slot @i into @l: @l, or NULL if invalid. */
 static const struct bds_label *bds_primary_of(struct bds_label_reads *lr,
 					      unsigned int i,
@@ -198,7 +223,9 @@ static const struct bds_label *bds_primary_of(struct bds_label_reads *lr,
 
 /*
  * Read both label copies of members @first to @first + @n - 1 into batch
- * slots 0 to @n - 1: every primary at once, then every backup at once.
+ * slots 0 to @n - 1: every primary at once, then every backup at once,
+ * then, for a member with neither a valid primary nor a valid copy at its
+ * end, the copy in front of its data (which counts only if valid).
  */
 static void bds_read_batch(struct bds_ctx *sc, struct bds_label_reads *lr,
 			   unsigned int first, unsigned int n,
@@ -207,12 +234,12 @@ static void bds_read_batch(struct bds_ctx *sc, struct bds_label_reads *lr,
 	enum bds_label_err err;
 	struct block_device *bdev;
 	unsigned int i;
-	u64 backup;
 
 	for (i = 0; i < n; i++) {
 		bdev = sc->members[first + i].dev->bdev;
 		lr->rd[i][0] = 0;
 		lr->rd[i][1] = 0;
+		lr->at[i] = 0;
 		if (bds_label_room(bdev))
 			bds_start_read(lr, i, 0, bdev, BDS_LABEL_PRIMARY);
 	}
@@ -221,10 +248,22 @@ static void bds_read_batch(struct bds_ctx *sc, struct bds_label_reads *lr,
 		bdev = sc->members[first + i].dev->bdev;
 		if (!bds_label_room(bdev))
 			continue;
-		backup = bds_backup_at(bdev_nr_sectors(bdev),
-				       bds_primary_of(lr, i, tmp, &err));
-		if (backup)
-			bds_start_read(lr, i, 1, bdev, backup);
+		lr->at[i] = bds_backup_at(bdev_nr_sectors(bdev),
+					  bds_primary_of(lr, i, tmp, &err));
+		if (lr->at[i])
+			bds_start_read(lr, i, 1, bdev, lr->at[i]);
+	}
+	bds_wait_reads(lr, n, 1);
+	for (i = 0; i < n; i++) {
+		bdev = sc->members[first + i].dev->bdev;
+		lr->fell[i] = false;
+		if (!bds_label_room(bdev) || bds_primary_of(lr, i, tmp, &err) ||
+		    !bds_front_wanted(lr, i, bdev_nr_sectors(bdev), tmp))
+			continue;
+		lr->fell[i] = true;
+		lr->at[i] = BDS_LABEL_FRONT_BACKUP;
+		lr->rd[i][1] = 0;
+		bds_start_read(lr, i, 1, bdev, lr->at[i]);
 	}
 	bds_wait_reads(lr, n, 1);
 }
@@ -238,25 +277,27 @@ static void bds_decode_copies(struct bds_label_reads *lr, unsigned int i,
 			      struct bds_label_check *lc,
 			      enum bds_label_err *err, int *rd)
 {
-	u64 backup;
-
 	if (bdev_nr_sectors(bdev) < BDS_LABEL_MIN_MEMBER)
 		return;
 	rd[0] = lr->rd[i][0];
-	backup = bds_backup_at(bdev_nr_sectors(bdev),
-			       bds_primary_of(lr, i, &lc->copy[0], &err[0]));
-	if (!backup)
+	bds_primary_of(lr, i, &lc->copy[0], &err[0]);
+	if (!lr->at[i])
 		return;
 	rd[1] = lr->rd[i][1];
 	if (!rd[1])
 		err[1] = bds_label_read(page_address(lr->page[i][1]),
-					BDS_LABEL_SIZE, backup, &lc->copy[1]);
+					BDS_LABEL_SIZE, lr->at[i], &lc->copy[1]);
+	/* nothing in front either: the end's verdict is the backup's */
+	if (lr->fell[i] && (rd[1] || err[1] != BDS_LABEL_OK)) {
+		rd[1] = lr->end_rd[i];
+		err[1] = lr->end_err[i];
+	}
 }
 
 /*
  * The label copy of member @m that counts, as userspace picks it: the
  * primary at sector 8, the backup where a valid primary says or else at
- * the member's end, the newer of two valid ones.  NULL with ti->error set
+ * the member's end or in front of its data, the newer of two valid ones.  NULL with ti->error set
  * when there is none.
  */
 static const struct bds_label *bds_member_label(struct bds_ctx *sc,
@@ -1882,7 +1923,7 @@ static void bds_io_hints(struct dm_target *ti, struct queue_limits *limits)
 
 static struct target_type bds_target = {
 	.name = "bds-stripe",
-	.version = { 1, 9, 0 },
+	.version = { 1, 10, 0 },
 	.features = DM_TARGET_PASSES_INTEGRITY | DM_TARGET_NOWAIT |
 		    BDS_TARGET_ATOMIC_WRITES,
 	.module = THIS_MODULE,

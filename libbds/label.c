@@ -80,6 +80,43 @@ u64 bds_label_backup_sector(u64 member_sectors)
 	return end - BDS_LABEL_SECTORS;
 }
 
+u64 bds_label_data_end(const struct bds_label *l)
+{
+	return (l->incompat & BDS_LABEL_INCOMPAT_FRONT_BACKUP) ?
+	       l->member_sectors : l->backup_sector;
+}
+
+u64 bds_label_data_least(const struct bds_label *l)
+{
+	return (l->incompat & BDS_LABEL_INCOMPAT_FRONT_BACKUP) ?
+	       BDS_LABEL_FRONT_DATA : 0;
+}
+
+void bds_label_set_backup(struct bds_label *l, u64 backup_sector)
+{
+	l->backup_sector = backup_sector;
+	l->incompat &= ~BDS_LABEL_INCOMPAT_FRONT_BACKUP;
+	if (backup_sector == BDS_LABEL_FRONT_BACKUP &&
+	    l->data_offset >= BDS_LABEL_FRONT_DATA)
+		l->incompat |= BDS_LABEL_INCOMPAT_FRONT_BACKUP;
+}
+
+u64 bds_label_backup_place(u64 member_sectors, u64 data_offset,
+			   u64 data_end)
+{
+	u64 end;
+
+	if (member_sectors < BDS_LABEL_MIN_MEMBER || data_end < data_offset)
+		return 0;
+	end = bds_label_backup_sector(member_sectors);
+	if (data_end <= end && data_offset >= BDS_LABEL_PRIMARY +
+						BDS_LABEL_SECTORS)
+		return end;
+	if (data_offset >= BDS_LABEL_FRONT_DATA && data_end <= member_sectors)
+		return BDS_LABEL_FRONT_BACKUP;
+	return 0;
+}
+
 u64 bds_label_data_offset(u32 chunk, u32 pbs_sectors)
 {
 	u64 off = BDS_DATA_OFFSET_DEFAULT;
@@ -293,16 +330,24 @@ bds_label_decode_measured(const struct bds_label_head *h, struct bds_label *l)
  */
 static enum bds_label_err bds_label_check_place(const struct bds_label *l)
 {
+	bool front = l->incompat & BDS_LABEL_INCOMPAT_FRONT_BACKUP;
+	u64 end;
 	u32 rem;
 
+	/* 17, 18: the backup at the member's end, or in front (FRONT_BACKUP) */
 	if (l->member_sectors < BDS_LABEL_MIN_MEMBER ||
-	    l->backup_sector != bds_label_backup_sector(l->member_sectors))
+	    l->backup_sector != (front ? BDS_LABEL_FRONT_BACKUP :
+				 bds_label_backup_sector(l->member_sectors)))
 		return BDS_LABEL_ERR_PLACE;
-	if (l->data_offset < BDS_LABEL_PRIMARY + BDS_LABEL_SECTORS ||
+	/* 19, 20: the data after the primary, and after a front backup */
+	if (l->data_offset < (front ? BDS_LABEL_FRONT_DATA :
+			      BDS_LABEL_PRIMARY + BDS_LABEL_SECTORS) ||
 	    l->member_offset[l->member_index] != l->data_offset)
 		return BDS_LABEL_ERR_PLACE;
-	if (!l->data_sectors || l->data_offset > l->backup_sector ||
-	    l->data_sectors > l->backup_sector - l->data_offset)
+	/* 21, 22: the data ends at or before the backup, or the member's end */
+	end = bds_label_data_end(l);
+	if (!l->data_sectors || l->data_offset > end ||
+	    l->data_sectors > end - l->data_offset)
 		return BDS_LABEL_ERR_PLACE;
 	/* Whole cycles: w_m stripe units each (chunk x 255 fits 32 bits). */
 	bds_div(l->data_sectors,
@@ -394,7 +439,7 @@ static u64 bds_label_units(u64 cycles, u32 slots)
 static enum bds_label_err bds_label_check_reshape(const struct bds_label *l)
 {
 	struct bds_layout layout;
-	u64 old_units, new_units, cycles, was, now;
+	u64 old_units, new_units, cycles, was, now, end;
 	u32 old_slots, rem, i, me = BDS_MAX_MEMBERS;
 	bool fwd = l->reshape_dir == 0;
 
@@ -429,9 +474,12 @@ static enum bds_label_err bds_label_check_reshape(const struct bds_label *l)
 		if (l->old_member[i] == l->member_index)
 			me = i;
 	}
+	end = bds_label_data_end(l);
 	if (me < BDS_MAX_MEMBERS &&
-	    (l->old_offset[me] > l->backup_sector ||
-	     bds_div(l->backup_sector - l->old_offset[me], l->old_weight[me],
+	    ((l->incompat & BDS_LABEL_INCOMPAT_FRONT_BACKUP &&
+	      l->old_offset[me] < BDS_LABEL_FRONT_DATA) ||
+	     l->old_offset[me] > end ||
+	     bds_div(end - l->old_offset[me], l->old_weight[me],
 		     &rem) < l->old_member_len))
 		return BDS_LABEL_ERR_RESHAPE_PLACE;
 	return BDS_LABEL_OK;
@@ -569,7 +617,8 @@ void bds_label_encode(const struct bds_label *l, u8 *buf)
 	for (i = 0; i < l->nr_members && i < BDS_MAX_MEMBERS; i++)
 		if (l->weight[i] != 1)
 			incompat |= BDS_LABEL_INCOMPAT_WEIGHTS;
-	incompat |= l->incompat & BDS_LABEL_INCOMPAT_ADOPT;
+	incompat |= l->incompat & (BDS_LABEL_INCOMPAT_ADOPT |
+				   BDS_LABEL_INCOMPAT_FRONT_BACKUP);
 	h->incompat = cpu_to_le32(incompat);
 	if (l->owner[0]) {
 		compat |= BDS_LABEL_COMPAT_OWNER;

@@ -19,7 +19,8 @@
  * Members with logical blocks larger than 4 KiB cannot carry a label
  * (the copies would share blocks with other data): writers refuse them.
  * The backup is looked for where the primary says, or, when the primary
- * is not valid, at the end of the member as it is now.
+ * is not valid, at the end of the member as it is now and, if no valid
+ * copy is there, at BDS_LABEL_FRONT_BACKUP (FRONT_BACKUP below).
  */
 #ifndef LIBBDS_LABEL_H
 #define LIBBDS_LABEL_H
@@ -51,13 +52,21 @@
  *            longer assemble the array, and refuses before.  Older
  *            readers refuse it as an unknown feature, so no reader
  *            takes a member that md may still assemble.
+ *   FRONT_BACKUP  this member's backup copy lies in front of its data, at
+ *            sector BDS_LABEL_FRONT_BACKUP, and its data may run to the
+ *            member's end (issue 35: md RAID0 members adopted with no
+ *            room after md's data).  Set exactly when backup_sector is
+ *            that sector.  Older readers, which put the end of the data
+ *            at the backup copy, refuse it as an unknown feature.
  */
 #define BDS_LABEL_INCOMPAT_WEIGHTS	0x00000001U
 #define BDS_LABEL_INCOMPAT_RESHAPE	0x00000002U
 #define BDS_LABEL_INCOMPAT_ADOPT	0x00000004U
+#define BDS_LABEL_INCOMPAT_FRONT_BACKUP	0x00000008U
 #define BDS_LABEL_INCOMPAT_KNOWN	(BDS_LABEL_INCOMPAT_WEIGHTS | \
 					 BDS_LABEL_INCOMPAT_RESHAPE | \
-					 BDS_LABEL_INCOMPAT_ADOPT)
+					 BDS_LABEL_INCOMPAT_ADOPT | \
+					 BDS_LABEL_INCOMPAT_FRONT_BACKUP)
 /*
  * Compatible features: a reader that does not know a bit set here uses
  * the label as if the bit were clear, and a writer that does not know it
@@ -93,6 +102,12 @@
 #define BDS_LABEL_PRIMARY	8		/* sector of the primary copy */
 /* The backup ends on this boundary (bytes) at or below the member's end. */
 #define BDS_LABEL_BACKUP_ALIGN	4096
+/*
+ * FRONT_BACKUP: the backup copy's sector, the 8 KiB below 1 MiB, and the
+ * lowest data offset such a member may have.
+ */
+#define BDS_LABEL_FRONT_BACKUP	2032
+#define BDS_LABEL_FRONT_DATA	(BDS_LABEL_FRONT_BACKUP + BDS_LABEL_SECTORS)
 #define BDS_LABEL_NAME_LEN	128		/* name bytes, NUL included */
 #define BDS_LABEL_SERIAL_LEN	20
 #define BDS_LABEL_CTRL_LEN	20
@@ -299,6 +314,38 @@ u32 bds_label_crc(const u8 *buf);
  * least BDS_LABEL_MIN_MEMBER: readers check the size first).
  */
 u64 bds_label_backup_sector(u64 member_sectors);
+
+/*
+ * Where @l's data area must end: at its backup copy, or at the member's
+ * end (member_sectors) when the backup lies in front (FRONT_BACKUP).
+ */
+u64 bds_label_data_end(const struct bds_label *l);
+
+/*
+ * The lowest data offset @l's member may take in a restripe: 0 (after
+ * the primary, as for any member), or BDS_LABEL_FRONT_DATA when its
+ * backup lies in front of its data.
+ */
+u64 bds_label_data_least(const struct bds_label *l);
+
+/*
+ * Put @l's backup copy at @backup_sector, with FRONT_BACKUP exactly when
+ * that is in front of the data (BDS_LABEL_FRONT_BACKUP, and the data
+ * starting at BDS_LABEL_FRONT_DATA or later: a member of 2048 to 2055
+ * sectors has its end backup at the same sector, before its data).
+ * Set data_offset first.
+ */
+void bds_label_set_backup(struct bds_label *l, u64 backup_sector);
+
+/*
+ * The backup copy's sector for a member of @member_sectors sectors whose
+ * data starts at @data_offset and ends at @data_end: at the member's end
+ * when the data ends at or before that place, else in front of the data
+ * (BDS_LABEL_FRONT_BACKUP) when it starts at or after BDS_LABEL_FRONT_DATA
+ * and ends at or before the member's end; 0 when neither fits.
+ */
+u64 bds_label_backup_place(u64 member_sectors, u64 data_offset,
+			   u64 data_end);
 
 /*
  * The default data offset: the first multiple of the stripe unit @chunk

@@ -48,6 +48,7 @@ enum bds_reshape_err bds_geom_init(struct bds_geom *g,
 	memset(g->index, BDS_GEOM_NONE, sizeof(g->index));
 	memset(g->member, 0, sizeof(g->member));
 	memset(g->offset, 0, sizeof(g->offset));
+	memset(g->min_offset, 0, sizeof(g->min_offset));
 	if (nr_table > BDS_MAX_MEMBERS || l->nr_members > nr_table)
 		return BDS_RESHAPE_ERR_MEMBERS;
 	for (i = 0; i < l->nr_members; i++) {
@@ -129,7 +130,8 @@ enum bds_reshape_err bds_reshape_check(const struct bds_reshape *r)
 	if (n->units < o->units)
 		return BDS_RESHAPE_ERR_SHRINK;
 	for (j = 0; j < n->layout.nr_members; j++)
-		if (n->offset[j] < BDS_RESHAPE_MIN_OFFSET)
+		if (n->offset[j] < BDS_RESHAPE_MIN_OFFSET ||
+		    n->offset[j] < n->min_offset[j])
 			return BDS_RESHAPE_ERR_OFFSET;
 	for (i = 0; i < o->layout.nr_members; i++) {
 		u64 was = o->offset[i], now = n->offset[o->member[i]];
@@ -432,15 +434,20 @@ static u64 bds_align_down(u64 to, u32 align, u32 pbs)
 	return off & (pbs - 1) ? 0 : off;
 }
 
-/* Forward: old member data as low as it can go, but not above @was. */
-static u64 bds_propose_down(u64 was, u32 chunk, u32 pbs)
+/*
+ * Forward: old member data as low as it can go, not below @least (or the
+ * primary label), but not above @was.
+ */
+static u64 bds_propose_down(u64 was, u64 least, u32 chunk, u32 pbs)
 {
-	u64 off = bds_align_up(BDS_RESHAPE_MIN_OFFSET, chunk, pbs);
+	u64 low = least > BDS_RESHAPE_MIN_OFFSET ? least :
+						   BDS_RESHAPE_MIN_OFFSET;
+	u64 off = bds_align_up(low, chunk, pbs);
 
 	/* on the chunk's grid if that leaves room for a unit at least */
 	if (off < was && was - off >= chunk)
 		return off;
-	off = bds_align_up(BDS_RESHAPE_MIN_OFFSET, BDS_CHUNK_ALIGN, pbs);
+	off = bds_align_up(low, BDS_CHUNK_ALIGN, pbs);
 	return off <= was ? off : was;
 }
 
@@ -488,6 +495,7 @@ void bds_reshape_propose(struct bds_geom *g_new, const struct bds_geom *g_old,
 			g_new->offset[j] = bds_label_data_offset(chunk, b);
 		else if (dir == BDS_RESHAPE_FORWARD)
 			g_new->offset[j] = bds_propose_down(g_old->offset[i],
+							    g_new->min_offset[j],
 							    chunk, b);
 		else
 			g_new->offset[j] = g_old->offset[i];

@@ -62,6 +62,14 @@ struct bds_geom {
 	u8 member[BDS_MAX_MEMBERS];	/* geometry member -> table member */
 	u8 index[BDS_MAX_MEMBERS];	/* table member -> geometry member */
 	u64 offset[BDS_MAX_MEMBERS];	/* geometry member's data, sectors */
+	/*
+	 * The lowest data offset a restripe may give a geometry member: 0
+	 * for the first sector after the primary label; a member whose
+	 * backup label lies in front of its data (FRONT_BACKUP) needs
+	 * BDS_LABEL_FRONT_DATA.  Zero from bds_geom_init(); the planner
+	 * sets it.
+	 */
+	u64 min_offset[BDS_MAX_MEMBERS];
 };
 
 enum bds_reshape_dir {

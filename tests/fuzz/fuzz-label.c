@@ -35,7 +35,9 @@
  *     bits), this member's offset the data offset, data at or after
  *     sector 24, a nonzero whole number of cycles' worth of this
  *     member's units ending at or before the backup, the backup where the member's size
- *     puts it, the copy at sector 8 or at the backup, a geometry
+ *     puts it; with FRONT_BACKUP (incompat bit 3) instead the backup at
+ *     sector 2032, the data at or after sector 2048 and ending at or
+ *     before the member's end; the copy at sector 8 or at the backup, a geometry
  *     bds_layout_init() and fuzz_expected_geom() both accept, and a
  *     non-empty NUL-terminated volume name of the documented characters,
  *     controller and serial texts of printable ASCII, and "compat" the
@@ -56,7 +58,8 @@
  *     whole units no longer than the new, a checkpoint within it,
  *     every old member's data moving down (forward) or up (backward)
  *     to 24 or later, and this member's old data, if any, ending at or
- *     before its backup; without RESHAPE every decoded field of it zero.
+ *     before its backup (its end with FRONT_BACKUP, and then starting
+ *     at 2048 or later); without RESHAPE every decoded field of it zero.
  *     ADOPT (incompat bit 2) only in a copy at the backup sector.
  *  4. An accepted copy encodes back (bds_label_encode()) to the same
  *     bytes outside the reserved areas (head 148..151, 228..231 and
@@ -205,7 +208,7 @@ static void check_decoded(const struct bds_label *l)
 	enum bds_geom_err gerr, want;
 	u64 sum = 0, data_end, backup, wsum = 0;
 	u32 g, i, j, nr_slots;
-	bool weighted = false;
+	bool weighted = false, front = l->incompat & 8U;
 	size_t n;
 
 	FUZZ_CHECK(l->nr_groups >= 1 && l->nr_groups <= BDS_MAX_GROUPS,
@@ -257,8 +260,8 @@ static void check_decoded(const struct bds_label *l)
 		if (l->weight[i] != 1)
 			weighted = true;
 	}
-	/* "incompat": WEIGHTS set exactly for weights != 1, and RESHAPE */
-	FUZZ_CHECK((l->incompat & ~6U) == (weighted ? 1U : 0U),
+	/* "incompat": WEIGHTS exactly for weights != 1, RESHAPE, ADOPT, FRONT */
+	FUZZ_CHECK((l->incompat & ~14U) == (weighted ? 1U : 0U),
 		   "incompat 0x%x with%s weights", l->incompat,
 		   weighted ? "" : "out");
 
@@ -266,21 +269,28 @@ static void check_decoded(const struct bds_label *l)
 		   "member %u: offset %llu, data_offset %llu", l->member_index,
 		   (unsigned long long)l->member_offset[l->member_index],
 		   (unsigned long long)l->data_offset);
-	FUZZ_CHECK(l->data_offset >= 24, "data_offset %llu",
-		   (unsigned long long)l->data_offset);
+	/* after the primary; with FRONT_BACKUP after the backup at 2032 too */
+	FUZZ_CHECK(l->data_offset >= (front ? 2048 : 24), "data_offset %llu%s",
+		   (unsigned long long)l->data_offset,
+		   front ? " with FRONT_BACKUP" : "");
 	FUZZ_CHECK(l->data_sectors && l->data_sectors <= UINT64_MAX -
 		   l->data_offset, "data_sectors %llu at %llu",
 		   (unsigned long long)l->data_sectors,
 		   (unsigned long long)l->data_offset);
 	data_end = l->data_offset + l->data_sectors;
-	FUZZ_CHECK(data_end <= l->backup_sector,
-		   "data ends at %llu, past the backup at %llu",
+	FUZZ_CHECK(data_end <= (front ? l->member_sectors : l->backup_sector),
+		   "data ends at %llu, past the %s at %llu",
 		   (unsigned long long)data_end,
-		   (unsigned long long)l->backup_sector);
-	/* the backup: the last 16 sectors below a 4 KiB boundary */
+		   front ? "member's end" : "backup",
+		   (unsigned long long)(front ? l->member_sectors :
+					l->backup_sector));
+	/*
+	 * The backup: the last 16 sectors below a 4 KiB boundary, or with
+	 * FRONT_BACKUP sector 2032, in front of the data.
+	 */
 	FUZZ_CHECK(l->member_sectors >= 16 + 8 + 16, "member_sectors %llu",
 		   (unsigned long long)l->member_sectors);
-	backup = l->member_sectors / 8 * 8 - 16;
+	backup = front ? 2032 : l->member_sectors / 8 * 8 - 16;
 	FUZZ_CHECK(l->backup_sector == backup,
 		   "backup_sector %llu, member of %llu puts it at %llu",
 		   (unsigned long long)l->backup_sector,
@@ -367,6 +377,8 @@ static void check_reshape(const u8 *buf, const struct bds_label *l)
 	struct bds_layout layout;
 	bool present = !section_zero(buf), used[BDS_MAX_MEMBERS] = { false };
 	u64 sum = 0, wsum = 0, old_units, new_units, cycles_new;
+	/* the data end: the backup, or the member's end with FRONT_BACKUP */
+	u64 dend = (l->incompat & 8U) ? l->member_sectors : l->backup_sector;
 	u32 g, i, nr_slots;
 	enum bds_geom_err gerr, want;
 
@@ -448,12 +460,13 @@ static void check_reshape(const u8 *buf, const struct bds_label *l)
 			   l->reshape_dir);
 		if (l->old_member[i] != l->member_index)
 			continue;
-		FUZZ_CHECK(was <= l->backup_sector &&
-			   (l->backup_sector - was) / l->old_weight[i] >=
-			   l->old_member_len,
-			   "this member's old data from %llu past the backup at %llu",
-			   (unsigned long long)was,
-			   (unsigned long long)l->backup_sector);
+		FUZZ_CHECK(was <= dend &&
+			   (dend - was) / l->old_weight[i] >= l->old_member_len,
+			   "this member's old data from %llu past its data end at %llu",
+			   (unsigned long long)was, (unsigned long long)dend);
+		FUZZ_CHECK(!(l->incompat & 8U) || was >= 2048,
+			   "this member's old data from %llu, over its backup at 2032",
+			   (unsigned long long)was);
 	}
 }
 

@@ -64,7 +64,10 @@
  *                         measured figures (0x9c83ab21, compat MEASURED,
  *                         the figures at bytes 220 to 239) the same way;
  *                         measured figures without their time refused
- *                         (rule 35)
+ *                         (rule 35); the front-backup golden label
+ *                         (0x07802f84, incompat FRONT_BACKUP, its backup
+ *                         copy 0x322f854b valid at sector 2032 only, and
+ *                         refused without the bit)
  */
 #include <kunit/test.h>
 #include <linux/module.h>
@@ -1074,6 +1077,31 @@ static void bds_test_label_golden(struct kunit *test)
 	bds_label_encode(l, buf);
 	KUNIT_EXPECT_EQ(test, bds_label_decode(buf, BDS_LABEL_SIZE, d),
 			BDS_LABEL_ERR_MEASURED);
+
+	golden_front_label(l);
+	bds_label_encode(l, buf);
+	KUNIT_EXPECT_EQ(test, buf[16] | buf[17] << 8 | buf[18] << 16 |
+			(u32)buf[19] << 24, 0x07802f84U);
+	KUNIT_EXPECT_EQ(test, buf[20], BDS_LABEL_INCOMPAT_FRONT_BACKUP);
+	KUNIT_EXPECT_EQ(test, buf[128] | buf[129] << 8, BDS_LABEL_FRONT_BACKUP);
+	KUNIT_ASSERT_EQ(test, bds_label_read(buf, BDS_LABEL_SIZE, 8, d),
+			BDS_LABEL_OK);
+	KUNIT_EXPECT_EQ(test, memcmp(l, d, sizeof(*l)), 0);
+	KUNIT_EXPECT_EQ(test, bds_label_data_end(d), GOLDEN_MEMBER_SECTORS);
+	l->label_sector = BDS_LABEL_FRONT_BACKUP;
+	bds_label_encode(l, buf);
+	KUNIT_EXPECT_EQ(test, buf[16] | buf[17] << 8 | buf[18] << 16 |
+			(u32)buf[19] << 24, 0x322f854bU);
+	KUNIT_EXPECT_EQ(test, bds_label_read(buf, BDS_LABEL_SIZE,
+					     BDS_LABEL_FRONT_BACKUP, d),
+			BDS_LABEL_OK);
+	KUNIT_EXPECT_EQ(test, bds_label_read(buf, BDS_LABEL_SIZE, 8, d),
+			BDS_LABEL_ERR_PLACE);
+	l->label_sector = 8;
+	l->incompat = 0;
+	bds_label_encode(l, buf);
+	KUNIT_EXPECT_EQ(test, bds_label_decode(buf, BDS_LABEL_SIZE, d),
+			BDS_LABEL_ERR_PLACE);
 }
 
 /* Weights bds_weights_check() must refuse, or accept with their sum W. */

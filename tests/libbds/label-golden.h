@@ -179,4 +179,29 @@ static inline void golden_reshape_label(struct bds_label *l)
 	l->old_offset[1] = BDS_DATA_OFFSET_DEFAULT;
 }
 
+/*
+ * The front-backup golden label (issue 35): the golden label's member in
+ * a volume adopted in place from md RAID0 whose data, at sector 2048 on
+ * every member, runs to the members' end and leaves no room for a backup
+ * there.  So its backup copy lies in front of the data, at sector 2032
+ * (incompat FRONT_BACKUP), and its data area is every whole cycle (one
+ * unit of 128 sectors) between 2048 and the member's end: 32752 units,
+ * 4192256 sectors, ending at sector 4194304.  This is the primary copy
+ * (label_sector 8).  tests/libbds/golden/label-v1-front.bin is this label
+ * as written.
+ */
+static inline void golden_front_label(struct bds_label *l)
+{
+	u32 i;
+
+	golden_label(l);
+	l->incompat = BDS_LABEL_INCOMPAT_FRONT_BACKUP;
+	l->backup_sector = BDS_LABEL_FRONT_BACKUP;
+	l->data_offset = 2048;
+	for (i = 0; i < l->nr_members; i++)
+		l->member_offset[i] = 2048;
+	l->data_sectors = (GOLDEN_MEMBER_SECTORS - l->data_offset) / 128 * 128;
+	l->label_sector = BDS_LABEL_PRIMARY;
+}
+
 #endif /* BDS_LABEL_GOLDEN_H */

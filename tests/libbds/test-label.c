@@ -35,9 +35,18 @@
  *     refused or read), each RESHAPE rule with its own error, and random
  *     labels with a restripe section round-trip.
  *
+ *   - the golden vector with its backup in front of the data (golden/
+ *     label-v1-front.bin, incompat FRONT_BACKUP) the same way: every
+ *     single-byte corruption refused, the rules the bit changes (6, 18,
+ *     19, 22, 26 and 32), its backup copy valid at sector 2032 only;
+ *     bds_label_data_end(), bds_label_data_least(),
+ *     bds_label_set_backup() and bds_label_backup_place() directly, and
+ *     random front labels round-trip.
+ *
  * Usage: test-label GOLDEN-FILE WEIGHTED-GOLDEN-FILE OWNER-GOLDEN-FILE
  *                   RESHAPE-GOLDEN-FILE WEIGHTS-MODE-GOLDEN-FILE
  *                   ADOPT-GOLDEN-FILE MEASURED-GOLDEN-FILE
+ *                   FRONT-GOLDEN-FILE
  */
 #include "libbds/label.h"	/* first: the header is self-contained */
 #include "libbds/crc32c.h"
@@ -253,7 +262,8 @@ static const struct mutation mutations[] = {
 	{ "label size 4096", 12, 4, 4096, NULL, BDS_LABEL_ERR_SIZE, false },
 	{ "crc off by one", 16, 4, 0x4a8b05a9, NULL, BDS_LABEL_ERR_CRC, true },
 	{ "incompat ADOPT in a primary copy", 20, 4, 4, NULL, BDS_LABEL_ERR_PLACE, false },
-	{ "incompat feature 0x8", 20, 4, 8, NULL, BDS_LABEL_ERR_INCOMPAT, false },
+	{ "incompat FRONT_BACKUP (0x8), backup at the end", 20, 4, 8, NULL, BDS_LABEL_ERR_PLACE, false },
+	{ "incompat feature 0x10", 20, 4, 0x10, NULL, BDS_LABEL_ERR_INCOMPAT, false },
 	{ "incompat RESHAPE without its section", 20, 4, 2, NULL, BDS_LABEL_ERR_RESHAPE, false },
 	{ "incompat feature 0x80000000", 20, 4, 0x80000000U, NULL, BDS_LABEL_ERR_INCOMPAT, false },
 	{ "incompat WEIGHTS, every weight 1", 20, 4, 1, NULL, BDS_LABEL_ERR_WEIGHT, false },
@@ -651,7 +661,7 @@ static void test_weighted_rules(void)
 {
 	static const struct mutation wm[] = {
 		{ "WEIGHTS bit cleared, weights 3,1,2", 20, 4, 0, NULL, BDS_LABEL_ERR_WEIGHT, false },
-		{ "unknown bit beside WEIGHTS", 20, 4, 9, NULL, BDS_LABEL_ERR_INCOMPAT, false },
+		{ "unknown bit beside WEIGHTS", 20, 4, 0x11, NULL, BDS_LABEL_ERR_INCOMPAT, false },
 		{ "weight 256", 1280 + 24, 4, 256, NULL, BDS_LABEL_ERR_WEIGHT, false },
 		{ "weight 0", 1280 + 96 + 24, 4, 0, NULL, BDS_LABEL_ERR_WEIGHT, false },
 		{ "layout sequential with weights", 92, 4, 1, NULL, BDS_LABEL_ERR_GEOMETRY, false },
@@ -1083,7 +1093,7 @@ static void test_reshape_rules(void)
 {
 	static const struct mutation rm[] = {
 		{ "RESHAPE cleared, section kept", 20, 4, 0, NULL, BDS_LABEL_ERR_RESHAPE, false },
-		{ "RESHAPE and an unknown bit", 20, 4, 10, NULL, BDS_LABEL_ERR_INCOMPAT, false },
+		{ "RESHAPE and an unknown bit", 20, 4, 0x12, NULL, BDS_LABEL_ERR_INCOMPAT, false },
 		{ "a reserved byte of the section", 448, 1, 1, NULL, BDS_LABEL_ERR_RESHAPE, false },
 		{ "the section's last reserved byte", 511, 1, 0x80, NULL, BDS_LABEL_ERR_RESHAPE, false },
 		{ "old nr_members 0", 396, 4, 0, NULL, BDS_LABEL_ERR_RESHAPE_GEOMETRY, false },
@@ -1257,14 +1267,380 @@ static void test_reshape_round_trip(void)
 	      made, bad, first, bds_label_error(first_err));
 }
 
+static u8 fgolden[BDS_LABEL_SIZE];
+
+/*
+ * The front-backup golden vector (issue 35): decoded field by field,
+ * encoded back from its description byte for byte; it differs from the
+ * golden label in incompat, data_sectors, backup_sector and the crc.
+ * Its backup copy is valid read at sector 2032 only.
+ */
+static void test_front_golden(void)
+{
+	static u8 buf[BDS_LABEL_SIZE];
+	struct bds_label want, l;
+	enum bds_label_err err;
+	size_t i, other = 0;
+
+	golden_front_label(&want);
+	bds_label_encode(&want, buf);
+	check(!memcmp(buf, fgolden, sizeof(buf)),
+	      "front golden: its description encodes to the file byte for byte");
+	check(U(get64(fgolden, 16) & 0xffffffff) == 0x07802f84,
+	      "front golden: crc 0x%08llx", U(get64(fgolden, 16) & 0xffffffff));
+	check((get64(fgolden, 16) >> 32) == BDS_LABEL_INCOMPAT_FRONT_BACKUP &&
+	      BDS_LABEL_INCOMPAT_FRONT_BACKUP == 8,
+	      "front golden: incompat FRONT_BACKUP (bytes 20..23 = 08 00 00 00)");
+	check(get64(fgolden, 104) == 2048 && get64(fgolden, 112) == 4192256 &&
+	      get64(fgolden, 120) == 8 && get64(fgolden, 128) == 2032 &&
+	      get64(fgolden, 136) == 4194304,
+	      "front golden: data 2048 + 4192256, copies at 8 and 2032, member 4194304, at their documented offsets");
+	for (i = 0; i < BDS_LABEL_SIZE; i++) {
+		if ((i >= 16 && i < 24) || (i >= 112 && i < 120) ||
+		    (i >= 128 && i < 136))
+			continue;	/* crc, incompat, data_sectors, backup */
+		if (fgolden[i] != golden[i])
+			other++;
+	}
+	check(other == 0,
+	      "front golden: otherwise the golden label (%zu other bytes)", other);
+
+	err = bds_label_decode(fgolden, sizeof(fgolden), &l);
+	check(err == BDS_LABEL_OK, "front golden decodes: %s",
+	      bds_label_error(err));
+	check(l.incompat == BDS_LABEL_INCOMPAT_FRONT_BACKUP &&
+	      l.backup_sector == 2032 && l.label_sector == 8 &&
+	      l.member_sectors == 4194304,
+	      "front golden: FRONT_BACKUP, backup at 2032, the primary at 8, 2 GiB member");
+	check(l.data_offset == 2048 && l.data_sectors == 4192256 &&
+	      l.data_offset + l.data_sectors == l.member_sectors &&
+	      l.data_sectors % 128 == 0,
+	      "front golden: data from 2048, 32752 units of 128, to the member's end");
+	check(l.member_offset[0] == 2048 && l.member_offset[1] == 2048 &&
+	      l.member_offset[2] == 2048 && l.weight[0] == 1 &&
+	      l.weight[1] == 1 && l.weight[2] == 1 && l.member_index == 1 &&
+	      l.nr_members == 3 && l.chunk_sectors == 128 &&
+	      !memcmp(l.member_uuid, uuid_m1, 16) &&
+	      !memcmp(l.volume_uuid, uuid_vol, 16) && !strcmp(l.name, "golden"),
+	      "front golden: member 1 of the golden volume, every offset 2048, weights 1");
+	check(err == BDS_LABEL_OK && !memcmp(&l, &want, sizeof(l)),
+	      "front golden decodes to its description (label-golden.h)");
+	check(bds_label_read(fgolden, sizeof(fgolden), 8, &l) == BDS_LABEL_OK,
+	      "front golden read at sector 8: valid");
+	check(bds_label_read(fgolden, sizeof(fgolden), 2032, &l) ==
+	      BDS_LABEL_ERR_PLACE && bds_bytes_zero(&l, sizeof(l)),
+	      "front golden (the primary) read at sector 2032: no label");
+	/* rule 6 of tools 1.9.0: no incompat bit but 0..2 */
+	check((get64(fgolden, 16) >> 32) &
+	      ~(u64)(BDS_LABEL_INCOMPAT_WEIGHTS | BDS_LABEL_INCOMPAT_RESHAPE |
+		     BDS_LABEL_INCOMPAT_ADOPT),
+	      "front golden: a reader that knows bits 0..2 only refuses it (rule 6)");
+
+	/* its backup copy, at 2032 */
+	memcpy(buf, fgolden, sizeof(buf));
+	put64(buf, 120, 2032);
+	refix_crc(buf);
+	err = bds_label_read(buf, sizeof(buf), 2032, &l);
+	check(err == BDS_LABEL_OK && l.label_sector == 2032 &&
+	      U(get64(buf, 16) & 0xffffffff) == 0x322f854b,
+	      "front golden's backup copy read at 2032: %s, crc 0x%08llx",
+	      bds_label_error(err), U(get64(buf, 16) & 0xffffffff));
+	err = bds_label_read(buf, sizeof(buf), 8, &l);
+	check(err == BDS_LABEL_ERR_PLACE && bds_bytes_zero(&l, sizeof(l)),
+	      "front golden's backup copy read at sector 8: %s (rule 26)",
+	      bds_label_error(err));
+	err = bds_label_read(buf, sizeof(buf), 4194288, &l);
+	check(err == BDS_LABEL_ERR_PLACE,
+	      "front golden's backup copy read at the end place: %s (rule 26)",
+	      bds_label_error(err));
+	/* a front backup may carry ADOPT, as any backup copy */
+	put32(buf, 20, BDS_LABEL_INCOMPAT_FRONT_BACKUP | BDS_LABEL_INCOMPAT_ADOPT);
+	refix_crc(buf);
+	err = bds_label_read(buf, sizeof(buf), 2032, &l);
+	check(err == BDS_LABEL_OK &&
+	      l.incompat == (BDS_LABEL_INCOMPAT_FRONT_BACKUP |
+			     BDS_LABEL_INCOMPAT_ADOPT),
+	      "front golden's backup copy with ADOPT, read at 2032: %s",
+	      bds_label_error(err));
+}
+
+/* Rules 6, 18, 19 and 22 with FRONT_BACKUP, as mutations of its golden. */
+static void test_front_rules(void)
+{
+	static const struct mutation fm[] = {
+		{ "FRONT_BACKUP cleared: 2032 is not the end place", 20, 4, 0, NULL, BDS_LABEL_ERR_PLACE, false },
+		{ "backup at the end place with FRONT_BACKUP", 128, 8, 4194288, NULL, BDS_LABEL_ERR_PLACE, false },
+		{ "backup at 2040 with FRONT_BACKUP", 128, 8, 2040, NULL, BDS_LABEL_ERR_PLACE, false },
+		{ "data one cycle more than fits before the member's end", 112, 8, 4192256 + 128, NULL, BDS_LABEL_ERR_PLACE, false },
+		{ "data one cycle less: valid", 112, 8, 4192256 - 128, NULL, BDS_LABEL_OK, false },
+		{ "member size 1 GiB (data past its end)", 136, 8, 2097152, NULL, BDS_LABEL_ERR_PLACE, false },
+		{ "member grown to 4 GiB, data as it was: valid", 136, 8, 8388608, NULL, BDS_LABEL_OK, false },
+		{ "incompat bit 4 (0x10) beside FRONT_BACKUP", 20, 4, 0x18, NULL, BDS_LABEL_ERR_INCOMPAT, false },
+		{ "FRONT_BACKUP and ADOPT in a primary copy", 20, 4, 0xc, NULL, BDS_LABEL_ERR_PLACE, false },
+		{ "copy at sector 2040", 120, 8, 2040, NULL, BDS_LABEL_ERR_PLACE, false },
+	};
+	static const struct multi mm[] = {
+		{ "data offset 2040 with FRONT_BACKUP (in the backup copy)",
+		  { { 104, 8, 2040 }, { 1280 + 48 + 16, 8, 2040 }, { 0, 0, 0 } },
+		  BDS_LABEL_ERR_PLACE },
+		{ "FRONT_BACKUP cleared, backup at the end, data to the member's end",
+		  { { 20, 4, 0 }, { 128, 8, 4194288 }, { 0, 0, 0 } },
+		  BDS_LABEL_ERR_PLACE },
+		{ "FRONT_BACKUP cleared, backup at the end, data before it: valid",
+		  { { 20, 4, 0 }, { 128, 8, 4194288 }, { 112, 8, 4192128 } },
+		  BDS_LABEL_OK },
+		{ "data offset 4096 (after the backup copy), the rest to the end: valid",
+		  { { 104, 8, 4096 }, { 1280 + 48 + 16, 8, 4096 }, { 112, 8, 4190208 } },
+		  BDS_LABEL_OK },
+		{ "data offset 4096, one cycle past the end",
+		  { { 104, 8, 4096 }, { 1280 + 48 + 16, 8, 4096 }, { 112, 8, 4190336 } },
+		  BDS_LABEL_ERR_PLACE },
+	};
+	static u8 buf[BDS_LABEL_SIZE];
+	struct bds_label l;
+	enum bds_label_err err;
+	size_t i, k;
+
+	for (i = 0; i < sizeof(fm) / sizeof(fm[0]); i++) {
+		memcpy(buf, fgolden, sizeof(buf));
+		apply(buf, &fm[i]);
+		err = bds_label_decode(buf, sizeof(buf), &l);
+		check(err == fm[i].want, "front: %s: %s (want: %s)", fm[i].what,
+		      bds_label_error(err), bds_label_error(fm[i].want));
+	}
+	for (i = 0; i < sizeof(mm) / sizeof(mm[0]); i++) {
+		memcpy(buf, fgolden, sizeof(buf));
+		for (k = 0; k < 3 && mm[i].set[k].width; k++) {
+			struct mutation one = { "", mm[i].set[k].off,
+						mm[i].set[k].width,
+						mm[i].set[k].value, NULL,
+						BDS_LABEL_OK, false };
+
+			apply(buf, &one);
+		}
+		err = bds_label_decode(buf, sizeof(buf), &l);
+		check(err == mm[i].want, "front: %s: %s (want: %s)", mm[i].what,
+		      bds_label_error(err), bds_label_error(mm[i].want));
+	}
+
+	/* the copy at 2032 read as the backup: valid there, not at 8 */
+	memcpy(buf, fgolden, sizeof(buf));
+	put64(buf, 120, 2032);
+	refix_crc(buf);
+	check(bds_label_read(buf, sizeof(buf), 2032, &l) == BDS_LABEL_OK,
+	      "front: the copy with label_sector 2032 read at 2032: valid");
+	check(bds_label_read(buf, sizeof(buf), 8, &l) == BDS_LABEL_ERR_PLACE,
+	      "front: the copy with label_sector 2032 read at 8: refused (rule 26)");
+}
+
+/*
+ * Rule 32 with FRONT_BACKUP: this member's old data may run to the
+ * member's end (its data end), and may not start in front of 2048.
+ */
+static void test_front_reshape(void)
+{
+	static u8 buf[BDS_LABEL_SIZE];
+	struct bds_label want, l;
+	enum bds_label_err err;
+
+	/* backward from members 0 and 1 (this one), 1 + 1, at 2048 */
+	golden_front_label(&want);
+	want.incompat |= BDS_LABEL_INCOMPAT_RESHAPE;
+	want.reshape_pos = 1000;
+	want.reshape_dir = 1;
+	want.old_nr_members = 2;
+	want.old_nr_groups = 2;
+	want.old_layout = BDS_LAYOUT_INTERLEAVE;
+	want.old_group_size[0] = 1;
+	want.old_group_size[1] = 1;
+	want.old_member[0] = 0;
+	want.old_member[1] = 1;
+	want.old_weight[0] = 1;
+	want.old_weight[1] = 1;
+	want.old_offset[0] = 2048;
+	want.old_offset[1] = 2048;
+	want.old_member_len = want.data_sectors;	/* to the end */
+	bds_label_encode(&want, buf);
+	err = bds_label_decode(buf, sizeof(buf), &l);
+	check(err == BDS_LABEL_OK && !memcmp(&l, &want, sizeof(l)),
+	      "front, RESHAPE: this member's old data from 2048 to the member's end: %s",
+	      bds_label_error(err));
+	want.old_member_len += 128;
+	bds_label_encode(&want, buf);
+	err = bds_label_decode(buf, sizeof(buf), &l);
+	check(err == BDS_LABEL_ERR_RESHAPE_PLACE,
+	      "front, RESHAPE: this member's old data one unit past its end: %s",
+	      bds_label_error(err));
+	want.old_member_len -= 128;
+	want.old_offset[1] = 2040;	/* backward: the data moves up to 2048 */
+	bds_label_encode(&want, buf);
+	err = bds_label_decode(buf, sizeof(buf), &l);
+	check(err == BDS_LABEL_ERR_RESHAPE_PLACE,
+	      "front, RESHAPE: this member's old data at 2040, over its backup copy: %s",
+	      bds_label_error(err));
+	want.old_offset[1] = 2048;
+	want.old_offset[0] = 2040;	/* another member's: no front rule */
+	bds_label_encode(&want, buf);
+	err = bds_label_decode(buf, sizeof(buf), &l);
+	check(err == BDS_LABEL_OK,
+	      "front, RESHAPE: another member's old data at 2040: %s",
+	      bds_label_error(err));
+}
+
+/* bds_label_data_end(), bds_label_data_least(), bds_label_set_backup(). */
+static void test_front_helpers(void)
+{
+	static u8 buf[BDS_LABEL_SIZE];
+	struct bds_label l, d;
+	enum bds_label_err err;
+
+	golden_front_label(&l);
+	check(bds_label_data_end(&l) == 4194304 &&
+	      bds_label_data_least(&l) == 2048,
+	      "front golden: data end 4194304 (the member's end), least offset 2048 (%llu, %llu)",
+	      U(bds_label_data_end(&l)), U(bds_label_data_least(&l)));
+	golden_label(&l);
+	check(bds_label_data_end(&l) == 4194288 && bds_label_data_least(&l) == 0,
+	      "golden: data end 4194288 (its backup), least offset 0 (%llu, %llu)",
+	      U(bds_label_data_end(&l)), U(bds_label_data_least(&l)));
+
+	/* set_backup: the bit exactly for 2032 in front of the data */
+	golden_label(&l);
+	l.incompat = BDS_LABEL_INCOMPAT_ADOPT;
+	bds_label_set_backup(&l, BDS_LABEL_FRONT_BACKUP);
+	check(l.backup_sector == 2032 &&
+	      l.incompat == (BDS_LABEL_INCOMPAT_FRONT_BACKUP |
+			     BDS_LABEL_INCOMPAT_ADOPT),
+	      "set_backup 2032, data at 2048: FRONT_BACKUP set, ADOPT kept (0x%x)",
+	      l.incompat);
+	bds_label_set_backup(&l, 4194288);
+	check(l.backup_sector == 4194288 &&
+	      l.incompat == BDS_LABEL_INCOMPAT_ADOPT,
+	      "set_backup at the end: FRONT_BACKUP cleared, ADOPT kept (0x%x)",
+	      l.incompat);
+	golden_label(&l);
+	l.incompat = BDS_LABEL_INCOMPAT_FRONT_BACKUP | BDS_LABEL_INCOMPAT_WEIGHTS;
+	bds_label_set_backup(&l, 4194288);
+	check(l.incompat == BDS_LABEL_INCOMPAT_WEIGHTS,
+	      "set_backup at the end of a front label: the bit cleared, WEIGHTS kept (0x%x)",
+	      l.incompat);
+	golden_label(&l);
+	l.data_offset = 4096;
+	bds_label_set_backup(&l, BDS_LABEL_FRONT_BACKUP);
+	check(l.incompat == BDS_LABEL_INCOMPAT_FRONT_BACKUP,
+	      "set_backup 2032, data at 4096: FRONT_BACKUP set (0x%x)", l.incompat);
+	golden_label(&l);
+	l.data_offset = 2040;
+	bds_label_set_backup(&l, BDS_LABEL_FRONT_BACKUP);
+	check(l.backup_sector == 2032 && !l.incompat,
+	      "set_backup 2032, data at 2040: no FRONT_BACKUP (0x%x)", l.incompat);
+
+	/*
+	 * A member of 2050 sectors: its end backup lies at 2032 with its
+	 * data before it; the bit stays clear, and the label is valid.
+	 */
+	golden_label(&l);
+	l.member_sectors = 2050;
+	l.data_offset = 24;
+	l.member_offset[l.member_index] = 24;
+	l.data_sectors = 15 * 128;
+	l.incompat = BDS_LABEL_INCOMPAT_FRONT_BACKUP;	/* a stale bit */
+	bds_label_set_backup(&l, bds_label_backup_sector(2050));
+	check(bds_label_backup_sector(2050) == 2032 && l.backup_sector == 2032 &&
+	      !l.incompat,
+	      "set_backup on a 2050-sector member, its end backup at 2032, data at 24: the bit clear (0x%x)",
+	      l.incompat);
+	check(bds_label_data_end(&l) == 2032 && bds_label_data_least(&l) == 0,
+	      "the 2050-sector member: data end 2032 (its backup), least offset 0");
+	l.label_sector = 2032;
+	bds_label_encode(&l, buf);
+	err = bds_label_read(buf, sizeof(buf), 2032, &d);
+	check(err == BDS_LABEL_OK && !(d.incompat & BDS_LABEL_INCOMPAT_FRONT_BACKUP),
+	      "the 2050-sector member's end backup at 2032, no bit: valid (%s)",
+	      bds_label_error(err));
+	put32(buf, 20, BDS_LABEL_INCOMPAT_FRONT_BACKUP);
+	refix_crc(buf);
+	err = bds_label_read(buf, sizeof(buf), 2032, &d);
+	check(err == BDS_LABEL_ERR_PLACE,
+	      "the same with FRONT_BACKUP set (data before the copy): %s",
+	      bds_label_error(err));
+}
+
+/* bds_label_backup_place(): the end when it fits, else the front, else 0. */
+static void test_front_place(void)
+{
+	const u64 m = GOLDEN_MEMBER_SECTORS;
+
+	check(bds_label_backup_place(m, 2048, 4194176) == 4194288,
+	      "backup place, data ending 112 sectors before the end place: the end");
+	check(bds_label_backup_place(m, 2048, 4194288) == 4194288,
+	      "backup place, data ending at the end place: the end");
+	check(bds_label_backup_place(m, 24, 4194288) == 4194288,
+	      "backup place, data from 24 ending at the end place: the end");
+	check(bds_label_backup_place(m, 2048, 4194289) == 2032,
+	      "backup place, data one sector into the end place, from 2048: the front");
+	check(bds_label_backup_place(m, 2048, m) == 2032,
+	      "backup place, data to the member's end, from 2048: the front");
+	check(bds_label_backup_place(m, 131072, m) == 2032,
+	      "backup place, data to the member's end, from 128 MiB: the front");
+	check(bds_label_backup_place(m, 2040, m) == 0,
+	      "backup place, data to the member's end, from 2040: none");
+	check(bds_label_backup_place(m, 24, m) == 0,
+	      "backup place, data to the member's end, from 24: none");
+	check(bds_label_backup_place(m, 2048, m + 1) == 0,
+	      "backup place, data past the member's end: none");
+	check(bds_label_backup_place(m, 16, 4194176) == 0,
+	      "backup place, data from 16 (in the primary): none");
+	check(bds_label_backup_place(BDS_LABEL_MIN_MEMBER - 1, 24, 24) == 0,
+	      "backup place, a member too small for a label: none");
+	check(bds_label_backup_place(m, 4096, 2048) == 0,
+	      "backup place, data ending before it starts: none");
+	check(bds_label_backup_place(2050, 24, 2032) == 2032,
+	      "backup place, 2050-sector member, data from 24 to 2032: its end place, 2032");
+}
+
+/* Random front labels round-trip through encode and decode. */
+static void test_front_round_trip(void)
+{
+	static u8 buf[BDS_LABEL_SIZE];
+	struct bds_label l, d;
+	int i, bad = 0, first = -1;
+	enum bds_label_err err = BDS_LABEL_OK, first_err = BDS_LABEL_OK;
+
+	for (i = 0; i < 1000; i++) {
+		u64 cyc;
+
+		random_label(&l);
+		/* the data from the default offset to the member's end */
+		cyc = l.chunk_sectors * l.weight[l.member_index];
+		l.data_sectors = (l.member_sectors - l.data_offset) / cyc * cyc;
+		bds_label_set_backup(&l, BDS_LABEL_FRONT_BACKUP);
+		if (l.label_sector != BDS_LABEL_PRIMARY)
+			l.label_sector = BDS_LABEL_FRONT_BACKUP;
+		bds_label_encode(&l, buf);
+		err = bds_label_read(buf, sizeof(buf), l.label_sector, &d);
+		if (err || memcmp(&l, &d, sizeof(l)) ||
+		    !(d.incompat & BDS_LABEL_INCOMPAT_FRONT_BACKUP)) {
+			if (first < 0) {
+				first = i;
+				first_err = err;
+			}
+			bad++;
+		}
+	}
+	check(bad == 0,
+	      "1000 random front labels round-trip, as primary and at 2032 (%d did not, first #%d: %s)",
+	      bad, first, bds_label_error(first_err));
+}
+
 int main(int argc, char **argv)
 {
 	tap_rng = 0x6c6162656c2d7631ULL;
-	if (argc != 8 || !load_file(argv[2], wgolden) || !load_file(argv[3], ogolden) ||
+	if (argc != 9 || !load_file(argv[2], wgolden) || !load_file(argv[3], ogolden) ||
 	    !load_file(argv[4], rgolden) || !load_file(argv[5], mgolden) ||
 	    !load_file(argv[6], agolden) || !load_file(argv[7], ggolden) ||
-	    !load_golden(argv[1])) {
-		fprintf(stderr, "usage: test-label GOLDEN-FILE WEIGHTED-GOLDEN-FILE OWNER-GOLDEN-FILE RESHAPE-GOLDEN-FILE WEIGHTS-MODE-GOLDEN-FILE ADOPT-GOLDEN-FILE MEASURED-GOLDEN-FILE (8192 bytes each)\n");
+	    !load_file(argv[8], fgolden) || !load_golden(argv[1])) {
+		fprintf(stderr, "usage: test-label GOLDEN-FILE WEIGHTED-GOLDEN-FILE OWNER-GOLDEN-FILE RESHAPE-GOLDEN-FILE WEIGHTS-MODE-GOLDEN-FILE ADOPT-GOLDEN-FILE MEASURED-GOLDEN-FILE FRONT-GOLDEN-FILE (8192 bytes each)\n");
 		return 2;
 	}
 	test_crc();
@@ -1291,5 +1667,12 @@ int main(int argc, char **argv)
 	test_measured_golden();
 	test_corruption_of(ggolden, "measured golden: ");
 	test_measured_rules();
+	test_front_golden();
+	test_corruption_of(fgolden, "front golden: ");
+	test_front_rules();
+	test_front_reshape();
+	test_front_helpers();
+	test_front_place();
+	test_front_round_trip();
 	return tap_done();
 }

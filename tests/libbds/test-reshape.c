@@ -27,7 +27,9 @@
  *     1 MiB data offset and a 64 KiB unit; a member whose share rises
  *     without room is refused, naming it and the room it needs; the room
  *     bds_reshape_room_needed() names is enough;
- *   - the proposed data offsets and the schedule's bounds.
+ *   - the proposed data offsets and the schedule's bounds; a member's
+ *     lowest data offset (min_offset, a backup label in front of its
+ *     data) kept by the forward proposal and by bds_reshape_check().
  * Output is TAP; the last line is "N passed, N failed".
  */
 #include "libbds/reshape.h"	/* first: the header is self-contained */
@@ -1605,6 +1607,73 @@ static void test_propose(void)
 	      U(ip.n.g.offset[2]));
 }
 
+/*
+ * A member whose backup label lies in front of its data (FRONT_BACKUP)
+ * has a lowest data offset, min_offset (BDS_LABEL_FRONT_DATA): forward,
+ * bds_reshape_propose() never moves its data below it, and
+ * bds_reshape_check() refuses a new geometry that does.
+ */
+static void test_min_offset(void)
+{
+	static const u32 g2[1] = { 2 }, g3[1] = { 3 };
+	static const u8 map2[2] = { 0, 1 };
+	u64 size[3] = { 1ULL << 24, 1ULL << 24, 1ULL << 24 };
+	u32 pbs[3] = { 8, 8, 8 }, j;
+
+	volume_geom(&ip.o, g2, 1, BDS_LAYOUT_INTERLEAVE, NULL, size, map2, 3);
+	memset(ip.n.g.min_offset, 0xff, sizeof(ip.n.g.min_offset));
+	volume_geom(&ip.n, g3, 1, BDS_LAYOUT_INTERLEAVE, NULL, size, NULL, 0);
+	check(bds_bytes_zero(ip.n.g.min_offset, sizeof(ip.n.g.min_offset)),
+	      "min_offset: zero for every member from bds_geom_init()");
+	for (j = 0; j < 3; j++)
+		ip.end[j] = bds_label_backup_sector(size[j]);
+	ip.n.g.min_offset[1] = BDS_LABEL_FRONT_DATA;
+	ip.n.g.units = 0;
+	bds_reshape_propose(&ip.n.g, &ip.o.g, BDS_RESHAPE_FORWARD, ip.end, pbs);
+	check(ip.o.g.offset[0] == 2048 && ip.o.g.offset[1] == 2048 &&
+	      ip.n.g.offset[0] == 128 && ip.n.g.offset[1] == 2048 &&
+	      ip.n.g.offset[2] == 2048,
+	      "min_offset: forward, member 1 at 2048 with a front backup stays at 2048, member 0 to 128 (%llu, %llu, %llu)",
+	      U(ip.n.g.offset[0]), U(ip.n.g.offset[1]), U(ip.n.g.offset[2]));
+	ip.r.old = &ip.o.g;
+	ip.r.new = &ip.n.g;
+	ip.r.dir = BDS_RESHAPE_FORWARD;
+	check(bds_reshape_check(&ip.r) == BDS_RESHAPE_OK,
+	      "min_offset: the proposed pair is valid: %s",
+	      bds_reshape_error(bds_reshape_check(&ip.r)));
+	ip.n.g.offset[1] = 128;
+	check(bds_reshape_check(&ip.r) == BDS_RESHAPE_ERR_OFFSET,
+	      "min_offset: member 1's data moved to 128, below its 2048: %s",
+	      bds_reshape_error(bds_reshape_check(&ip.r)));
+	ip.n.g.offset[1] = 2040;
+	check(bds_reshape_check(&ip.r) == BDS_RESHAPE_ERR_OFFSET,
+	      "min_offset: member 1's data moved to 2040, over its backup copy: %s",
+	      bds_reshape_error(bds_reshape_check(&ip.r)));
+	ip.n.g.min_offset[1] = 0;
+	check(bds_reshape_check(&ip.r) == BDS_RESHAPE_OK,
+	      "min_offset: the same at 2040 without a front backup: valid");
+
+	/* old data higher up: forward to min_offset, not below it */
+	ip.o.g.offset[1] = 4096;
+	ip.n.g.min_offset[1] = BDS_LABEL_FRONT_DATA;
+	ip.n.g.units = 0;
+	bds_reshape_propose(&ip.n.g, &ip.o.g, BDS_RESHAPE_FORWARD, ip.end, pbs);
+	check(ip.n.g.offset[0] == 128 && ip.n.g.offset[1] == 2048 &&
+	      !bds_reshape_check(&ip.r),
+	      "min_offset: forward, member 1's old data at 4096 moves down to 2048, not 128 (%llu)",
+	      U(ip.n.g.offset[1]));
+
+	/* a 1 MiB unit: the grid's next step below 2048 is 0, so 2048 */
+	ip.o.g.layout.chunk = ip.n.g.layout.chunk = 2048;
+	ip.o.g.offset[0] = ip.o.g.offset[1] = 2048;
+	bds_reshape_propose(&ip.n.g, &ip.o.g, BDS_RESHAPE_FORWARD, ip.end, pbs);
+	check(ip.n.g.offset[0] == 24 && ip.n.g.offset[1] == 2048,
+	      "min_offset: forward, 1 MiB unit: member 0 to 24, member 1 stays at 2048 (%llu, %llu)",
+	      U(ip.n.g.offset[0]), U(ip.n.g.offset[1]));
+	ip.o.g.layout.chunk = ip.n.g.layout.chunk = 128;
+	memset(ip.n.g.min_offset, 0, sizeof(ip.n.g.min_offset));
+}
+
 static void test_schedule(void)
 {
 	struct bds_reshape_sched s;
@@ -1810,6 +1879,7 @@ int main(int argc, char **argv)
 	test_checks();
 	test_same();
 	test_propose();
+	test_min_offset();
 	test_schedule();
 	test_issue_grows();
 	test_infeasible();

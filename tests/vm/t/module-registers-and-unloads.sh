@@ -1,10 +1,10 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# The module registers the "bds-stripe" target (v1.9.0) on insmod and
+# The module registers the "bds-stripe" target (v1.10.0) on insmod and
 # unregisters it on rmmod, and every table holds a module reference for
 # exactly as long as it exists:
-#  - `dmsetup targets` lists bds-stripe v1.9.0 after insmod and not before;
+#  - `dmsetup targets` lists bds-stripe v1.10.0 after insmod and not before;
 #  - /sys/module/dm_bds_stripe/refcnt is 0 with no table, > 0 while a
 #    volume (1 group or several groups) or an inactive table exists, and
 #    back to 0 once they are removed (also after a refused table);
@@ -95,7 +95,7 @@ while [ "$cycle" -le 2 ]; do
 	log "=== load cycle $cycle"
 	bds_load_module
 	dmsetup targets
-	expect_eq "$(bds_listed)" "bds-stripe v1.9.0" "cycle $cycle: dmsetup targets lists bds-stripe v1.9.0"
+	expect_eq "$(bds_listed)" "bds-stripe v1.10.0" "cycle $cycle: dmsetup targets lists bds-stripe v1.10.0"
 	expect_eq "$(refcnt)" 0 "cycle $cycle: refcount 0 with no table"
 
 	# One group of 4.
