@@ -49,9 +49,12 @@ static void copy_state(const struct bds_dev_labels *dl, int i, char *buf,
 		       size_t sz)
 {
 	if (dl->err[i] == BDS_LABEL_OK)
-		snprintf(buf, sz, "valid at sector %llu, generation %llu%s",
+		snprintf(buf, sz, "valid at sector %llu, generation %llu%s%s",
 			 (unsigned long long)dl->sector[i],
 			 (unsigned long long)dl->copy[i].generation,
+			 i && (dl->copy[i].incompat &
+			       BDS_LABEL_INCOMPAT_FRONT_BACKUP) ?
+			 ", in front of the data" : "",
 			 dl->copy[i].incompat & BDS_LABEL_INCOMPAT_ADOPT ?
 			 ", marked ADOPT: an adoption (adopt --from or --from-table) or a release not finished; 'bdsadm assemble' tells the way on" :
 			 "");
@@ -116,7 +119,7 @@ static void print_label_weights(const struct bds_label *l,
 static void print_human(const char *dev, const struct bds_dev_labels *dl,
 			const struct bds_label *l)
 {
-	char u[37], t[64], h[32], h2[32], st[160];
+	char u[37], t[64], h[32], h2[32], st[256];
 	struct bds_layout layout;
 	bool weighted = bds_label_weighted(l);
 	u32 i, g;

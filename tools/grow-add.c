@@ -357,12 +357,16 @@ static int geometries(struct grow *g, struct grow_add *a)
 		id[t] = (u8)t;
 		pbs[t] = m->pbs / 512 ? m->pbs / 512 : 1;
 		end[t] = (u32)k < a->nold ?
-			 g->scan.found[g->r.member[k]].label.backup_sector :
+			 bds_label_data_end(&g->scan.found[g->r.member[k]].label) :
 			 bds_label_backup_sector(m->size);
 	}
 	u_new = (u_old + w - 1) / w * w;
 	if (!err)
 		err = bds_geom_init(&a->g_new, &a->pr.layout, u_new, id, off_new, a->nall);
+	for (t = 0; t < a->nall && !err; t++)
+		if ((u32)a->arg_of[t] < a->nold)
+			a->g_new.min_offset[t] = bds_label_data_least(
+				&g->scan.found[g->r.member[a->arg_of[t]]].label);
 	if (err)
 		return grow_refuse(g, "the geometries are refused: %s", bds_reshape_error(err));
 	if (!bds_reshape_plan(&a->g_new, &a->g_old, BDS_RESHAPE_FORWARD, end,
@@ -372,9 +376,11 @@ static int geometries(struct grow *g, struct grow_add *a)
 			return grow_refuse(g, "%s is too small: its new data needs %llu sectors from its data offset, it has %llu; nothing was changed",
 					   a->pc.tbl[t]->arg, (unsigned long long)need.need,
 					   (unsigned long long)need.have);
-		return grow_refuse(g, "%s has %llu sectors of room below its data, the restripe needs %llu: a larger data offset at create would give it; nothing was changed",
+		return grow_refuse(g, "%s has %llu sectors of room below its data, the restripe needs %llu: %s; nothing was changed",
 				   a->pc.tbl[t]->arg, (unsigned long long)need.have,
-				   (unsigned long long)need.need);
+				   (unsigned long long)need.need,
+				   a->g_new.min_offset[t] ? GROW_FRONT_NOTE + 2 :
+				   "a larger data offset at create would give it");
 	}
 	for (i = 0; i < a->nold; i++)
 		if (a->g_old.offset[i] >= 1ULL << 32)

@@ -40,7 +40,8 @@ struct relayout {
 	struct bds_label_id held[BDS_MAX_MEMBERS];
 	char devs[BDS_MAX_MEMBERS][16];
 	u32 pbs[BDS_MAX_MEMBERS];	/* sectors */
-	u64 end[BDS_MAX_MEMBERS];	/* backup label: new data ends by */
+	u64 end[BDS_MAX_MEMBERS];	/* new data ends by (backup or end) */
+	u64 least[BDS_MAX_MEMBERS];	/* and starts at or after (0: any) */
 	u32 weight[BDS_MAX_MEMBERS];
 	u32 wmode;			/* BDS_WEIGHTS_MODE_*: how chosen */
 	enum bds_order_mode mode;
@@ -69,7 +70,8 @@ static int open_members(struct grow *g, struct relayout *x)
 					   m, f->dev);
 		bds_label_id_of(&x->held[m], &f->label);
 		x->pbs[m] = x->d[m].pbs / 512 ? x->d[m].pbs / 512 : 1;
-		x->end[m] = f->label.backup_sector;
+		x->end[m] = bds_label_data_end(&f->label);
+		x->least[m] = bds_label_data_least(&f->label);
 	}
 	return 0;
 }
@@ -164,6 +166,7 @@ static bool plan_dir(struct relayout *x, enum bds_reshape_dir dir,
 	if (bds_geom_init(&x->g_new, &x->lo, (u_old + w - 1) / w * w, id, off,
 			  x->n))
 		return false;
+	memcpy(x->g_new.min_offset, x->least, sizeof(x->least));
 	x->dir = dir;
 	if (x->keep_length)
 		return bds_reshape_plan_shortest(&x->g_new, &x->g_old, dir,
@@ -219,9 +222,10 @@ static int geometries(struct grow *g, struct relayout *x)
 			return grow_refuse(g, "member %u (%s) is too small for its new share: it needs %llu sectors from its data offset, it has %llu; nothing was changed",
 					   m, x->d[m].path, (unsigned long long)fwd.need,
 					   (unsigned long long)fwd.have);
-		return grow_refuse(g, "member %u (%s) has %llu sectors of room below its data, the restripe needs %llu (and the room above its data is short too); nothing was changed",
+		return grow_refuse(g, "member %u (%s) has %llu sectors of room below its data, the restripe needs %llu (and the room above its data is short too)%s; nothing was changed",
 				   m, x->d[m].path, (unsigned long long)fwd.have,
-				   (unsigned long long)fwd.need);
+				   (unsigned long long)fwd.need,
+				   x->least[m] ? GROW_FRONT_NOTE : "");
 	}
 	for (m = 0; m < x->n; m++)
 		if (x->g_old.offset[m] >= 1ULL << 32)

@@ -60,6 +60,14 @@ struct grow {
  * and makes the geometries.
  */
 #define GROW_OTHER_STATE	(-2)
+
+/*
+ * Why a member whose backup label lies in front of its data (adopted
+ * with no room at its end) has no room below its data: "; " then the
+ * reason (GROW_FRONT_NOTE + 2 for the reason alone).
+ */
+#define GROW_FRONT_NOTE	"; its backup label lies in front of its data, at sector 2032, so its data may not start below sector 2048, and the data runs to the member's end"
+
 int grow_find(struct grow *g, bool restriping);
 
 /*

@@ -161,6 +161,25 @@ static int read_copy(const struct bds_dev *d, u8 *buf, u64 sector, int i,
 	return 0;
 }
 
+/*
+ * The copy in front of the data into slot 1 of @out, when it is valid;
+ * else slot 1 keeps what was read at the end, and says why that is none.
+ */
+static void read_front(const struct bds_dev *d, u8 *buf,
+		       struct bds_dev_labels *out)
+{
+	struct bds_label l;
+
+	if (io_at(d, buf, BDS_LABEL_FRONT_BACKUP, false) != 0 ||
+	    bds_label_read(buf, BDS_LABEL_SIZE, BDS_LABEL_FRONT_BACKUP,
+			   &l) != BDS_LABEL_OK)
+		return;
+	out->sector[1] = BDS_LABEL_FRONT_BACKUP;
+	out->err[1] = BDS_LABEL_OK;
+	out->io_err[1] = 0;
+	out->copy[1] = l;
+}
+
 /* bds_labels_read() into @buf (BDS_LABEL_SIZE, aligned): no allocation. */
 static int labels_read_buf(const struct bds_dev *d, u8 *buf,
 			   struct bds_dev_labels *out)
@@ -177,6 +196,14 @@ static int labels_read_buf(const struct bds_dev *d, u8 *buf,
 	else
 		backup = d->sectors;	/* nothing to read */
 	read_copy(d, buf, backup, 1, out);
+	/*
+	 * As the kernel does: no valid primary and no valid copy at the
+	 * end, the copy in front of the data (FRONT_BACKUP) replaces it.
+	 */
+	if (out->err[0] != BDS_LABEL_OK && out->err[1] != BDS_LABEL_OK &&
+	    backup != BDS_LABEL_FRONT_BACKUP &&
+	    d->sectors >= BDS_LABEL_FRONT_DATA + BDS_LABEL_SECTORS)
+		read_front(d, buf, out);
 	out->pick = bds_label_pick(out->err[0], &out->copy[0], out->err[1],
 				   &out->copy[1]);
 	/* as the kernel does: an unreadable copy is no copy */
@@ -551,6 +578,18 @@ static int zero_at(const struct bds_dev *d, u8 *zero, u64 sector)
 	return io_at(d, zero, sector, true);
 }
 
+/* Does a valid copy of @dl put the backup in front, the data to the end? */
+static bool front_backup(const struct bds_dev_labels *dl)
+{
+	int i;
+
+	for (i = 0; i < 2; i++)
+		if (dl->err[i] == BDS_LABEL_OK &&
+		    (dl->copy[i].incompat & BDS_LABEL_INCOMPAT_FRONT_BACKUP))
+			return true;
+	return false;
+}
+
 int bds_labels_wipe(const struct bds_dev *d, const struct bds_label_id *was)
 {
 	struct bds_dev_labels *dl = malloc(sizeof(*dl));
@@ -571,10 +610,14 @@ int bds_labels_wipe(const struct bds_dev *d, const struct bds_label_id *was)
 	/* the primary's place, unless another tool's data is there */
 	rc = dl->err[0] == BDS_LABEL_ERR_MAGIC ? 0 :
 	     zero_at(d, zero, BDS_LABEL_PRIMARY);
-	if (!rc && d->sectors >= BDS_LABEL_MIN_MEMBER)
+	/* the end's place, unless a copy says the data runs there */
+	if (!rc && d->sectors >= BDS_LABEL_MIN_MEMBER && !front_backup(dl))
 		rc = zero_at(d, zero, bds_label_backup_sector(d->sectors));
+	/* and where the copies found say the backup is */
 	if (!rc && dl->err[0] == BDS_LABEL_OK)
 		rc = zero_at(d, zero, dl->copy[0].backup_sector);
+	if (!rc && dl->err[1] == BDS_LABEL_OK)
+		rc = zero_at(d, zero, dl->sector[1]);
 	if (!rc && fdatasync(d->fd))
 		rc = -errno;
 out:

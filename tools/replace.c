@@ -134,15 +134,18 @@ static int check_new(struct rpl *x, const char *new)
 				  new, x->newd.lbs,
 				  (unsigned long long)l->chunk_sectors * 512);
 	off = bds_label_data_offset((u32)l->chunk_sectors, x->newd.pbs / 512);
-	backup = x->newd.sectors >= BDS_LABEL_MIN_MEMBER ?
-		 bds_label_backup_sector(x->newd.sectors) : 0;
-	if (backup < off + data)
-		return rpl_refuse(x, "%s is too small: it has %llu sectors, the member needs %llu (data offset %llu, %llu data sectors, the backup label)",
+	/* the backup at NEW's end, or in front of the data when only that fits */
+	backup = bds_label_backup_place(x->newd.sectors, off, off + data);
+	if (!backup)
+		return rpl_refuse(x, "%s is too small: it has %llu sectors, the member needs %llu (data offset %llu, %llu data sectors)",
 				  new, (unsigned long long)x->newd.sectors,
-				  (unsigned long long)(off + data +
-						       BDS_LABEL_SECTORS + 8),
+				  (unsigned long long)(off + data),
 				  (unsigned long long)off,
 				  (unsigned long long)data);
+	if (backup == BDS_LABEL_FRONT_BACKUP && off >= BDS_LABEL_FRONT_DATA)
+		bds_info("%s: the data leaves no room for the backup label at its end; it goes in front of the data, at sector %u",
+			 new, BDS_LABEL_FRONT_BACKUP);
+	x->new_backup = backup;
 	x->next = *l;
 	x->next.generation++;
 	x->next.utime = (u64)time(NULL);
@@ -226,8 +229,7 @@ static struct bds_label member_label(struct rpl *x, u32 i)
 	 */
 	if (i == x->p)
 		bds_label_member_view(&x->next, i, x->newd.sectors,
-				      bds_label_backup_sector(x->newd.sectors),
-				      &l);
+				      x->new_backup, &l);
 	else
 		bds_label_member_view(&x->next, i, cur->member_sectors,
 				      cur->backup_sector, &l);

@@ -50,6 +50,7 @@ struct rpl {
 	u32 p;				/* OLD's table index */
 	char old_node[PATH_MAX], new_node[PATH_MAX], new_dev[24];
 	struct bds_dev newd;
+	u64 new_backup;		/* where NEW's backup copy goes */
 	struct bds_label_id new_held;	/* what NEW holds now */
 	struct bds_label next;		/* the volume at the next generation */
 	char mirror[BDS_DM_NAME_SZ];

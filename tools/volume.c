@@ -173,7 +173,8 @@ void bds_label_member_view(const struct bds_label *v, u32 t,
 	out->data_offset = v->member_offset[t];
 	out->data_sectors = bds_label_member_data(v, t);
 	out->member_sectors = member_sectors;
-	out->backup_sector = backup_sector;
+	/* each member's backup where it is, front or end (FRONT_BACKUP) */
+	bds_label_set_backup(out, backup_sector);
 	out->label_sector = BDS_LABEL_PRIMARY;
 }
 

@@ -10,6 +10,10 @@
  *   - copies of two different volumes: a conflict, no label;
  *   - a member that grew: the backup is still found through the primary;
  *   - wipe leaves neither copy;
+ *   - a member whose backup lies in front of its data (FRONT_BACKUP):
+ *     with no primary and no valid copy at the end, the copy at sector
+ *     2032 is the backup; a valid copy at the end is taken first; wipe
+ *     zeroes both copies and leaves the end, the member's data, alone;
  *   - a file too small for two copies: no label, and writing refused;
  *   - every write and wipe first checks that the device still holds
  *     what the caller saw (volume, member, generation; no label; two
@@ -229,6 +233,141 @@ static void test_measured_kept(void)
 	      "measured: another member's label over it takes none");
 }
 
+/* Write 8 KiB of @byte at @sector, behind label-io's back. */
+static bool fill_at(u64 sector, u8 byte)
+{
+	static u8 buf[BDS_LABEL_SIZE];
+	int fd = open(path, O_RDWR);
+
+	memset(buf, byte, sizeof(buf));
+	return fd >= 0 &&
+	       pwrite(fd, buf, sizeof(buf), (off_t)(sector << 9)) ==
+	       (ssize_t)sizeof(buf) && !close(fd);
+}
+
+/* Are the 8 KiB at @sector all @byte? */
+static bool all_at(u64 sector, u8 byte)
+{
+	static u8 buf[BDS_LABEL_SIZE];
+	int fd = open(path, O_RDONLY);
+	bool ok = fd >= 0 &&
+		  pread(fd, buf, sizeof(buf), (off_t)(sector << 9)) ==
+		  (ssize_t)sizeof(buf);
+	size_t i;
+
+	if (fd >= 0)
+		close(fd);
+	for (i = 0; ok && i < sizeof(buf); i++)
+		ok = buf[i] == byte;
+	return ok;
+}
+
+/*
+ * FRONT_BACKUP (issue 35): a member whose backup lies at sector 2032, in
+ * front of its data, and whose data runs to its end.  With the primary
+ * gone and nothing valid at the end, the copy at 2032 is read as the
+ * backup; a valid copy at the end is still taken first; wipe erases
+ * both copies and leaves the end, which is data, alone.
+ */
+static void test_front_backup(void)
+{
+	static struct bds_dev_labels dl;
+	struct bds_label f, other;
+	const u64 end = bds_label_backup_sector(GOLDEN_MEMBER_SECTORS);
+	int rc;
+
+	golden_front_label(&f);
+	bds_dev_close(&dev);
+	make_file(GOLDEN_MEMBER_SECTORS);
+	reopen(true);
+	check(bds_labels_write(&dev, now(), &f) == 0 &&
+	      bds_labels_read(&dev, &dl) == 0 && dl.pick == 0 &&
+	      dl.err[0] == BDS_LABEL_OK && dl.err[1] == BDS_LABEL_OK &&
+	      dl.sector[1] == BDS_LABEL_FRONT_BACKUP &&
+	      dl.copy[1].label_sector == BDS_LABEL_FRONT_BACKUP &&
+	      (dl.copy[0].incompat & BDS_LABEL_INCOMPAT_FRONT_BACKUP),
+	      "front: the front golden label written, its backup read at 2032 through the primary");
+	check(all_at(end, 0), "front: nothing written at the end place");
+
+	/* the primary zeroed: the end holds no label, the front copy counts */
+	check(fill_at(BDS_LABEL_PRIMARY, 0), "front: the primary zeroed");
+	rc = bds_labels_read(&dev, &dl);
+	check(rc == 0 &&
+	      dl.err[0] == BDS_LABEL_ERR_MAGIC && dl.err[1] == BDS_LABEL_OK &&
+	      dl.pick == 1 && dl.sector[1] == BDS_LABEL_FRONT_BACKUP &&
+	      bds_labels_best(&dl) == &dl.copy[1] &&
+	      dl.copy[1].label_sector == BDS_LABEL_FRONT_BACKUP &&
+	      dl.copy[1].data_sectors == f.data_sectors,
+	      "front: no primary, nothing at the end: copy 1 is the one at 2032 (sector %llu, pick %d)",
+	      (unsigned long long)dl.sector[1], dl.pick);
+	/* the primary torn (bad crc), the end some data: the same */
+	check(fill_at(end, 0x6b) && bds_labels_write(&dev, now(), &f) == 0,
+	      "front: written again, data at the end place");
+	poke(4096 + 300, 0x5a);
+	rc = bds_labels_read(&dev, &dl);
+	check(rc == 0 && dl.err[0] == BDS_LABEL_ERR_CRC && dl.pick == 1 &&
+	      dl.sector[1] == BDS_LABEL_FRONT_BACKUP,
+	      "front: primary corrupt, data at the end place: copy 1 is the one at 2032 (sector %llu)",
+	      (unsigned long long)dl.sector[1]);
+
+	/* a valid copy at the end place is read first, and taken */
+	golden_label(&other);
+	other.volume_uuid[3] ^= 0xff;
+	other.generation = 5;
+	check(put_backup(&other) && other.backup_sector == end,
+	      "front: another volume's end backup written at %llu",
+	      (unsigned long long)end);
+	rc = bds_labels_read(&dev, &dl);
+	check(rc == 0 && dl.err[1] == BDS_LABEL_OK &&
+	      dl.pick == 1 && dl.sector[1] == end &&
+	      dl.copy[1].generation == 5 &&
+	      !memcmp(dl.copy[1].volume_uuid, other.volume_uuid, BDS_UUID_LEN) &&
+	      !(dl.copy[1].incompat & BDS_LABEL_INCOMPAT_FRONT_BACKUP),
+	      "front: a valid copy at the end place: it is copy 1, not the one at 2032 (sector %llu)",
+	      (unsigned long long)dl.sector[1]);
+
+	/* wipe with both copies valid: the end, the member's data, kept */
+	check(bds_labels_write(&dev, now(), &f) == 0 && fill_at(end, 0x6b),
+	      "front: the front label written again, data at the end place");
+	check(bds_labels_wipe(&dev, now()) == 0, "front: wipe");
+	check(all_at(end, 0x6b),
+	      "front: wipe left the last 8 KiB (the member's data) unchanged");
+	check(all_at(BDS_LABEL_PRIMARY, 0) && all_at(BDS_LABEL_FRONT_BACKUP, 0),
+	      "front: wipe zeroed both copies, at 8 and at 2032");
+	check(bds_labels_read(&dev, &dl) == 0 && dl.pick == -1,
+	      "front: after wipe, no label");
+
+	/* wipe with the primary torn: the copy found at 2032 zeroed too */
+	check(bds_labels_write(&dev, now(), &f) == 0,
+	      "front: the front label written again");
+	poke(4096 + 300, 0x5a);
+	rc = bds_labels_read(&dev, &dl);
+	check(rc == 0 && dl.pick == 1 && dl.sector[1] == BDS_LABEL_FRONT_BACKUP &&
+	      bds_labels_wipe(&dev, now()) == 0,
+	      "front: primary corrupt, the front copy counts: wipe");
+	check(all_at(end, 0x6b),
+	      "front: that wipe left the last 8 KiB unchanged too");
+	check(all_at(BDS_LABEL_PRIMARY, 0) && all_at(BDS_LABEL_FRONT_BACKUP, 0),
+	      "front: that wipe zeroed the torn primary and the copy at 2032");
+	check(bds_labels_read(&dev, &dl) == 0 && dl.pick == -1,
+	      "front: after that wipe, no label");
+
+	/*
+	 * An ordinary member, both copies torn, nothing at 2032: the end
+	 * copy's own verdict is reported, not the empty place in front.
+	 */
+	golden_label(&other);
+	check(bds_labels_write(&dev, now(), &other) == 0,
+	      "front: the plain golden label written");
+	poke(4096 + 300, 0x5a);
+	poke((end << 9) + 300, 0x5a);
+	rc = bds_labels_read(&dev, &dl);
+	check(rc == 0 && dl.pick == -1 && dl.err[0] == BDS_LABEL_ERR_CRC &&
+	      dl.err[1] == BDS_LABEL_ERR_CRC && dl.sector[1] == end,
+	      "front: both copies torn, none in front: the backup is the end's, checksum mismatch (sector %llu: %s)",
+	      (unsigned long long)dl.sector[1], bds_label_error(dl.err[1]));
+}
+
 static int probe_yes(const char *p)
 {
 	return p[0] == '/';
@@ -378,6 +517,7 @@ int main(int argc, char **argv)
 
 	golden_label(&l);
 	test_checked_writes(&l);
+	test_front_backup();
 	test_probe_within();
 
 	bds_dev_close(&dev);
