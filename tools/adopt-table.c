@@ -6,7 +6,8 @@
  * as layout sequential does; a bds-stripe table keeps its own groups,
  * layout and weights.  The labels need room outside the data: each
  * member's offset at sector 24 or later (the primary at 8 to 23), and
- * 8 KiB after its data below its last 4 KiB boundary (the backup).
+ * 8 KiB after its data below its last 4 KiB boundary (the backup), or
+ * else its offset at 2048 or later (the backup in front, at 2032).
  *
  * The table is not persistent: nothing assembles it but the admin's own
  * dmsetup.  So the order is: stripe units read through the table, the
@@ -148,6 +149,7 @@ static int check_table_members(struct adopt_ctx *c, struct table_src *t)
 	struct bds_member_dev md;
 	char why[512], what[512];
 	struct bds_dev d;
+	int rc;
 	u32 i;
 
 	if (t->a.chunk % 8 || !t->a.chunk)
@@ -155,7 +157,6 @@ static int check_table_members(struct adopt_ctx *c, struct table_src *t)
 				    U(t->a.chunk));
 	for (i = 0; i < t->a.nr_members; i++) {
 		const char *w = t->word[t->at[i]];
-		u64 backup;
 
 		if (!bds_parse_u64(t->word[t->at[i] + 1],
 				   &t->offset[i]))
@@ -176,13 +177,11 @@ static int check_table_members(struct adopt_ctx *c, struct table_src *t)
 		if (t->offset[i] < BDS_LABEL_PRIMARY + BDS_LABEL_SECTORS)
 			return adopt_refuse(c, "%s (member %u): its data starts at sector %llu, where the primary label goes (sectors 8 to 23): a table whose members' offsets are 24 or more can be adopted",
 					    t->node[i], i, U(t->offset[i]));
-		backup = d.sectors >= BDS_LABEL_MIN_MEMBER ?
-			 bds_label_backup_sector(d.sectors) : 0;
-		if (t->offset[i] + t->data[i] > backup)
-			return adopt_refuse(c, "%s (member %u): its data ends at sector %llu, and the backup label needs sectors %llu to %llu: no room (8 KiB free after the data, ending on a 4 KiB boundary)",
-					    t->node[i], i,
-					    U(t->offset[i] + t->data[i]),
-					    U(backup), U(backup + BDS_LABEL_SECTORS - 1));
+		rc = adopt_backup_place(c, i, t->node[i], t->offset[i],
+					t->offset[i] + t->data[i], t->a.chunk,
+					true, "");
+		if (rc)
+			return rc;
 		if (bds_signatures(t->node[i], what, sizeof(what)) > 0)
 			return adopt_refuse(c, "%s (member %u) holds %s, which the labels would overwrite: erase it first if it is stale (wipefs)",
 					    t->node[i], i, what);

@@ -13,8 +13,11 @@
  *     active in its role, and the kernel agrees; no reshape;
  *   - one zone: every member's used size is the same, and the array is
  *     N of them;
- *   - each member has room for the backup label at its end, beyond md's
- *     data (Documentation/bds-stripe-label.rst, "Adoption");
+ *   - each member has room for the backup label: at its end, beyond
+ *     md's data, or else in front of the data, at sector 2032, when md's
+ *     data starts at 1 MiB or later and mdadm says md leaves sectors 2032
+ *     to 2047 unused (FRONT_BACKUP; Documentation/bds-stripe-label.rst,
+ *     "Adoption");
  *   - the array is not in use (opened exclusively: not mounted, not held);
  *   - stripe units read through the array, spread over all of it, read
  *     the same through a read-only bds-stripe table over the members,
@@ -149,17 +152,98 @@ static int check_unused(const struct adopt_ctx *c)
 	return BDS_EXIT_OK;
 }
 
+/* Does a copy at the end of @dev (@size sectors) read as a valid label? */
+static bool end_copy_valid(const char *dev, u64 size)
+{
+	struct bds_dev_labels dl;
+	struct bds_dev d;
+	char why[256];
+	bool valid;
+
+	if (bds_dev_open(&d, dev, false, why, sizeof(why)))
+		return false;
+	valid = !bds_labels_read(&d, &dl) &&
+		((dl.err[0] == BDS_LABEL_OK &&
+		  dl.copy[0].backup_sector == bds_label_backup_sector(size)) ||
+		 (dl.err[1] == BDS_LABEL_OK &&
+		  dl.sector[1] == bds_label_backup_sector(size)));
+	bds_dev_close(&d);
+	return valid;
+}
+
+int adopt_backup_place(struct adopt_ctx *c, u32 i, const char *dev,
+		       u64 offset, u64 end, u64 chunk, bool front_ok,
+		       const char *why)
+{
+	u64 at = bds_label_backup_place(c->size[i], offset, end);
+	u64 tail = c->size[i] >= BDS_LABEL_MIN_MEMBER ?
+		   bds_label_backup_sector(c->size[i]) : 0;
+
+	if (!at)
+		return adopt_refuse(c, "%s (member %u): no room for the backup label: the data ends at sector %llu, past sector %llu where 8 KiB at the member's end (below a 4 KiB boundary) would start, and starts at sector %llu, below sector %u, so the label cannot go in front of it either (adopt needs 8 KiB free after the data, or the data starting at 1 MiB or later)",
+				    dev, i, U(end), U(tail), U(offset),
+				    BDS_LABEL_FRONT_DATA);
+	c->backup[i] = at;
+	if (at != BDS_LABEL_FRONT_BACKUP || offset < BDS_LABEL_FRONT_DATA)
+		return BDS_EXIT_OK;
+	if (!front_ok)
+		return adopt_refuse(c, "%s (member %u): no room for the backup label: the data leaves no 8 KiB at the member's end, and %s, so the label cannot go in front of the data (sectors %u to %u) either",
+				    dev, i, why, BDS_LABEL_FRONT_BACKUP,
+				    BDS_LABEL_FRONT_DATA - 1);
+	if (end_copy_valid(dev, c->size[i]))
+		return adopt_refuse(c, "%s (member %u): the data leaves no room for the backup label at the member's end, so it would go in front of the data; but the last 8 KiB (sector %llu), which the data covers, read as a bds-stripe label, which a reader would take if the primary label were damaged: adopt does not guess",
+				    dev, i, U(tail));
+	if (offset - BDS_LABEL_FRONT_DATA < chunk && !c->said_no_room) {
+		c->said_no_room = true;
+		bds_info("%s: the data runs to the member's end and starts %llu sectors after the backup label in front of it: a restripe (grow --layout, --weights, --add) needs a stripe unit (%llu sectors) of room below or above each member's data, so grow will not be able to restripe this volume",
+			 dev, U(offset - BDS_LABEL_FRONT_DATA), U(chunk));
+	}
+	return BDS_EXIT_OK;
+}
+
+/*
+ * Whether md leaves sectors 2032 to 2047 (the front backup label) unused
+ * on @dev, whose data starts at @offset: mdadm --examine's "Unused Space :
+ * before=N sectors" is the space just below the data that md's superblock,
+ * bitmap and bad-block log leave free.  @why says why not.
+ */
+static bool md_front_free(const char *dev, u64 offset, char *why, size_t sz)
+{
+	char *argv[] = { "mdadm", "--examine", (char *)dev, NULL };
+	static char out[16384];
+	unsigned long long before;
+	const char *p;
+
+	if (bds_run_capture(argv, out, sizeof(out)) != 0) {
+		snprintf(why, sz, "mdadm --examine %s failed", dev);
+		return false;
+	}
+	p = strstr(out, "Unused Space : before=");
+	if (!p || sscanf(p, "Unused Space : before=%llu", &before) != 1) {
+		snprintf(why, sz, "mdadm --examine %s does not say what md leaves unused before the data", dev);
+		return false;
+	}
+	if (offset < BDS_LABEL_FRONT_DATA || before > offset ||
+	    offset - before > BDS_LABEL_FRONT_BACKUP) {
+		snprintf(why, sz, "md's data starts at sector %llu and only the %llu sectors below it are unused by md",
+			 U(offset), before);
+		return false;
+	}
+	return true;
+}
+
 /* Each member: a 4 KiB block or smaller, room for the backup label. */
 static int check_room(struct adopt_ctx *c)
 {
 	const struct bds_md *md = &c->md;
 	char why[512];
+	bool front_ok;
+	int rc;
 	u32 i;
 
 	for (i = 0; i < md->raid_disks; i++) {
 		const struct bds_md_member *m = &md->member[i];
 		struct bds_dev d;
-		u64 backup, end;
 
 		if (bds_dev_open(&d, m->dev, false, why, sizeof(why)))
 			return adopt_refuse(c, "%s", why);
@@ -170,13 +254,16 @@ static int check_room(struct adopt_ctx *c)
 				      m->dev, d.lbs);
 		if (!bds_majmin_of(m->dev, c->majmin[i], sizeof(c->majmin[i])))
 			return adopt_refuse(c, "%s is not a block device", m->dev);
-		backup = d.sectors >= BDS_LABEL_MIN_MEMBER ?
-			 bds_label_backup_sector(d.sectors) : 0;
-		end = m->offset + m->used;
-		if (end > backup)
-			return adopt_refuse(c, "%s (role %u): md's data ends at sector %llu, and the backup label needs sectors %llu to %llu (8 KiB at the member's end below a 4 KiB boundary): no room (adopt needs 8 KiB free after md's data on every member, ending on a 4 KiB boundary)",
-				      m->dev, i, U(end), U(backup),
-				      U(backup + BDS_LABEL_SECTORS - 1));
+		why[0] = 0;
+		front_ok = bds_label_backup_place(c->size[i], m->offset,
+						  m->offset + m->used) !=
+			   BDS_LABEL_FRONT_BACKUP ||
+			   md_front_free(m->dev, m->offset, why, sizeof(why));
+		rc = adopt_backup_place(c, i, m->dev, m->offset,
+					m->offset + m->used, md->chunk_sectors,
+					front_ok, why);
+		if (rc)
+			return rc;
 	}
 	return BDS_EXIT_OK;
 }
@@ -248,8 +335,7 @@ int adopt_member_label(const struct adopt_ctx *c, u32 i, struct bds_label *l)
 	struct bds_label back;
 	enum bds_label_err err;
 
-	bds_label_member_view(&c->v, i, c->size[i],
-			      bds_label_backup_sector(c->size[i]), l);
+	bds_label_member_view(&c->v, i, c->size[i], c->backup[i], l);
 	bds_label_encode(l, buf);
 	err = bds_label_decode(buf, sizeof(buf), &back);
 	if (err)

@@ -21,6 +21,8 @@ struct adopt_ctx {
 	struct bds_label v;		/* the volume, as member 0 sees it */
 	struct bds_dev d[BDS_MAX_MEMBERS];
 	u64 size[BDS_MAX_MEMBERS];	/* each member's sectors */
+	/* where each member's backup label goes: its end, or in front */
+	u64 backup[BDS_MAX_MEMBERS];
 	char majmin[BDS_MAX_MEMBERS][16];
 	char params[16384];		/* the volume's table, labelled */
 	char check_dm[64];		/* the read-only table's name */
@@ -31,6 +33,7 @@ struct adopt_ctx {
 	 */
 	bool erase_md;
 	bool md_erased;			/* one of them was */
+	bool said_no_room;		/* adopt_backup_place()'s note */
 };
 
 /* "adopt NAME: " @fmt "; nothing was changed" on stderr; BDS_EXIT_FAIL. */
@@ -45,7 +48,21 @@ int adopt_refuse(const struct adopt_ctx *c, const char *fmt, ...)
 void adopt_label_volume(struct adopt_ctx *c, u64 chunk, u32 n,
 			const u64 *offset);
 
-/* Member @i's label (c->size[i] set), checked as a reader would. */
+/*
+ * Where member @i's backup label goes, its data being sectors @offset to
+ * @end - 1 (sets c->backup[i]): at its end when 8 KiB fit there after the
+ * data, else in front of the data (FRONT_BACKUP) when the data starts at
+ * BDS_LABEL_FRONT_DATA or later and no copy at the end reads as a valid
+ * label (a reader would take it if the primary were damaged).  Refuses
+ * naming @dev otherwise; @front_ok false forbids the front (the source
+ * uses it, @why says how).  When the front leaves less than a stripe unit
+ * (@chunk) below the data, says once that no restripe can run.
+ */
+int adopt_backup_place(struct adopt_ctx *c, u32 i, const char *dev,
+		       u64 offset, u64 end, u64 chunk, bool front_ok,
+		       const char *why);
+
+/* Member @i's label (c->size[i], c->backup[i] set), checked as a reader would. */
 int adopt_member_label(const struct adopt_ctx *c, u32 i, struct bds_label *l);
 
 /* c->majmin as table words. */

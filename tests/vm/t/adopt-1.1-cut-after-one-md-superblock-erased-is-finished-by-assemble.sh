@@ -13,7 +13,11 @@
 # every block written before the cut, and nothing is left to finish
 # (guest-lib.sh: bds_adopt_crash).
 #
-# topology: size=131168K ctl=2 ctl=2
+# The disks are 128 MiB, so md's data runs to each member's end and the
+# backup labels lie in front of it, at sector 2032 (FRONT_BACKUP), which
+# md's metadata 1.1 leaves unused too.
+#
+# topology: size=128M ctl=2 ctl=2
 # reboot-topology: ctl=c1d1+c0d0 ctl=c1d0+c0d1
 # timeout: 300
 # kernels: 6.1

@@ -8,7 +8,13 @@
 # written before the cut, and nothing is left to finish (guest-lib.sh:
 # bds_adopt_crash).
 #
-# topology: size=131168K ctl=2 ctl=2
+# The disks are 128 MiB, so md's data (1 MiB in, 64 KiB chunk) runs to
+# each member's end and adopt puts the backup labels in front of the
+# data, at sector 2032 (FRONT_BACKUP): the members whose primary place
+# still holds md's superblock are read from that copy, by bdsadm and by
+# the kernel, past the end place, which holds md's data.
+#
+# topology: size=128M ctl=2 ctl=2
 # reboot-topology: ctl=c1d1+c0d0 ctl=c1d0+c0d1
 # timeout: 300
 # kernels: 6.1

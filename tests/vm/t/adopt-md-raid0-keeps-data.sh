@@ -4,37 +4,63 @@
 # bdsadm adopt makes an md RAID0 array a labelled bds-stripe volume in
 # place, its data where md put it, and the volume lives on as any other:
 # it assembles after the disks moved, and grow --layout interleave
-# spreads it over the controllers under XFS.
+# spreads it over the controllers under XFS.  The disks are 256 MiB, so
+# md's data (64K chunk, data offset 2 MiB) ends exactly at each member's
+# end: no 8 KiB are free after it, and adopt must put every member's
+# backup label copy in front of the data, at sector 2032 (FRONT_BACKUP,
+# issue 35); readers find that copy when the primary is damaged.  The
+# 1 MiB between sector 2048 and md's data is the room grow's restripe
+# moves the data through: a front member's data may not go below sector
+# 2048 (over its backup copy) nor past the member's end, so with md's
+# default 1 MiB offset there is none and grow refuses ("0 sectors of
+# room below its data"); with one chunk of it the restripe crawls.
 #
 # Boot 1:
-#  - mdadm --create /dev/md0 --level=0 --metadata=META --chunk=64 over
-#    the four disks (c0d0 c0d1 c1d0 c1d1 in role order); XFS, four files
-#    of random data; umount.  META (bds.md_metadata=) is 1.2, md's
+#  - mdadm --create /dev/md0 --level=0 --metadata=META --chunk=64
+#    --data-offset=2M over the four disks (c0d0 c0d1 c1d0 c1d1 in role
+#    order); md's data offset is 4096 sectors and its length is 4 x
+#    (member size - offset): it ends at each member's end; XFS, four
+#    files of random data; umount.
+#    META (bds.md_metadata=) is 1.2, md's
 #    default, whose superblock 4 KiB in lies under the primary label; on
 #    7.x kernels 1.1, whose superblock at sector 0 adopt erases, so that
 #    make check adopts each of md's two front superblocks whole;
 #  - bdsadm adopt vol --from /dev/md0 exits 0; /dev/md0 is gone and no
 #    member holds an md superblock any more (mdadm --examine);
+#  - bdsadm examine of every member shows its backup copy valid at
+#    sector 2032 (in front of the data);
 #  - the table of /dev/mapper/vol: chunk 128, the members in md's role
 #    order (by serial) at md's data offset, layout sequential, "volume
 #    <uuid>"; its length is the array's;
 #  - every stripe unit k of a sample, read through the volume, is the
 #    bytes at member k mod 4, sector offset + (k div 4) x 128: where
 #    md's RAID0 and the sequential layout both put it;
-#  - the files have their sha256; bdsadm stop.
+#  - md's last stripe (each member's last 64 KiB, where an end backup
+#    would lie) reads through the volume as it read through /dev/md0
+#    before adopt;
+#  - the files have their sha256; bdsadm stop; then the primary label
+#    copy of the member in role 1 (sectors 8 to 23) is zeroed (dd), its
+#    serial kept for boot 2.
 # Boot 2 (controllers permuted, disks reordered):
+#  - bdsadm examine of the damaged member (found by serial): its primary
+#    copy is not valid, the backup copy counts, valid at sector 2032;
 #  - bdsadm assemble --scan brings vol back over the moved disks, the
-#    same members in the same order; the files have their sha256;
+#    same members in the same order: bdsadm and the kernel (the table's
+#    load checks each member's label) take the damaged member's front
+#    copy; the files have their sha256;
 #  - bdsadm grow vol --layout interleave, mounted: the table's layout is
 #    interleave; the files have their sha256; xfs_repair -n is clean;
+#    grow's labels keep every member's backup copy at sector 2032, and
+#    the damaged member's primary copy is valid again;
 #  - bdsadm release vol --to-md is refused (interleave: it names grow
 #    --layout sequential; after that grow, mounted: in use); then it
 #    exits 0: no member
-#    carries a bds-stripe label; mdadm --assemble --scan starts the
+#    carries a bds-stripe label (the copies at sector 2032 are erased
+#    too); mdadm --assemble --scan starts the
 #    array, XFS mounts from it, the files have their sha256, xfs_repair
 #    -n is clean.
 #
-# topology: size=262240K ctl=2 ctl=2
+# topology: size=256M ctl=2 ctl=2
 # reboot-topology: ctl=c1d1+c0d0 ctl=c1d0+c0d1
 # timeout: 480
 # check-kernels: 6.1 7.2
@@ -78,6 +104,25 @@ sums_match() {
 	expect_eq "$n" 4 "$1: files checked"
 }
 
+# copy_line DEV WHICH: the text of bdsadm examine's "WHICH copy :" line.
+copy_line() {
+	bdsadm examine "$1" >/tmp/examine.out 2>&1
+	sed -n "s/^ *$2 copy : //p" /tmp/examine.out
+}
+
+# backup_in_front WHEN DEV: bdsadm examine DEV shows its backup copy
+# valid at sector 2032, in front of the data.
+backup_in_front() {
+	_b=$(copy_line "$2" Backup)
+	case $_b in
+	*"not valid"* | *cannot* | "") _ok=no ;;
+	*"sector 2032" | *"sector 2032"[!0-9]*) _ok=yes ;;
+	*) _ok=no ;;
+	esac
+	[ "$_ok" = yes ] || cat /tmp/examine.out
+	check "$1: $2's backup copy is valid at sector 2032 ($_b)" [ "$_ok" = yes ]
+}
+
 bds_load_module
 modprobe raid0 2>/dev/null || true
 # shellcheck disable=SC2046 # one word per member
@@ -91,12 +136,16 @@ if [ "$BDS_BOOT" = 1 ]; then
 	*) META=$(bds_cmdline_arg bds.md_metadata 1.2) ;;
 	esac
 	run mdadm --create /dev/md0 --level=0 --raid-devices=4 --metadata="$META" \
-		--chunk=64 --run "$@"
+		--chunk=64 --data-offset=2M --run "$@"
 	expect_eq "$(mdadm --examine "$1" | sed -n 's/^ *Version : //p')" "$META" \
 		"member 0's md superblock is metadata $META"
 	off=$(cat /sys/block/md0/md/dev-"$(bds_dev "$1")"/offset)
 	len=$(blockdev --getsz /dev/md0)
-	log "md0: $len sectors, data offset $off"
+	size=$(blockdev --getsz "$1")
+	log "md0: $len sectors, data offset $off; members of $size sectors"
+	expect_eq "$off" 4096 "md's data offset: 2 MiB (the front place and a restripe's room below it)"
+	expect_eq "$len" $((4 * (size - off))) \
+		"md's data ends at each member's end: no room for a backup after it"
 	# data in the units the placement check reads (mkfs -K keeps it)
 	for k in 1001 2222 4079; do
 		run dd if=/dev/urandom of=/dev/md0 bs=64K seek=$k count=1 oflag=direct status=none
@@ -110,6 +159,9 @@ if [ "$BDS_BOOT" = 1 ]; then
 	done
 	rm -f /tmp/data
 	run umount $MNT
+	# md's last stripe: each member's last 64 KiB
+	last=$((len / 128 - 4))
+	tail=$(dd if=/dev/md0 bs=64K skip=$last count=4 iflag=direct 2>/dev/null | sha256sum)
 
 	log "+ bdsadm adopt $VOL --from /dev/md0"
 	bdsadm adopt $VOL --from /dev/md0 >/tmp/adopt.out 2>&1
@@ -121,6 +173,9 @@ if [ "$BDS_BOOT" = 1 ]; then
 	for m in "$@"; do
 		check "$m holds no md superblock any more" \
 			sh -c "! mdadm --examine '$m' >/dev/null 2>&1"
+	done
+	for m in "$@"; do
+		backup_in_front "adopted" "$m"
 	done
 	table=$(dmsetup table $VOL)
 	log "table: $table"
@@ -144,17 +199,33 @@ if [ "$BDS_BOOT" = 1 ]; then
 		b=$(dd if="$m" bs=512 skip=$at count=128 iflag=direct 2>/dev/null | sha256sum)
 		expect_eq "$a" "$b" "unit $k is at $m sector $at"
 	done
+	expect_eq "$(dd if=$DM bs=64K skip=$last count=4 iflag=direct 2>/dev/null | sha256sum)" \
+		"$tail" "md's last stripe (units $last to $((last + 3))) reads as before adopt"
 
 	run mount -t xfs $DM $MNT
 	sums_match "adopted" /run/bds/state
 	run umount $MNT
 	bds_state_save members "$(members)"
 	run bdsadm stop $VOL
+	# boot 2 must take this member's front copy
+	bds_state_save damaged "$(bds_serial "$2")"
+	run dd if=/dev/zero of="$2" bs=512 seek=8 count=16 oflag=direct conv=notrunc status=none
 	bds_expect_clean "$@"
-	pass "md0 adopted, data in place"
+	pass "md0 adopted, backups in front, data in place"
 fi
 
 # --- boot 2 -----------------------------------------------------------------
+D=$(bds_by_serial "$(bds_state_get damaged)") || fail "no disk has serial $(bds_state_get damaged)"
+p=$(copy_line "$D" Primary)
+cat /tmp/examine.out
+case $p in
+*"not valid"*) ok=yes ;;
+*) ok=no ;;
+esac
+check "$D's primary copy is damaged ($p)" [ "$ok" = yes ]
+backup_in_front "damaged" "$D"
+expect_eq "$(bdsadm examine --export "$D" | sed -n 's/^BDS_LABEL_COPY=//p')" backup \
+	"$D: the backup copy counts"
 log "+ bdsadm assemble --scan"
 bdsadm assemble --scan >/tmp/assemble.out 2>&1
 rc=$?
@@ -177,6 +248,15 @@ check "the layout is interleave: $(dmsetup table $VOL)" \
 sums_match "interleaved" /bds/state
 run umount $MNT
 run xfs_repair -n $DM
+for m in "$@"; do
+	backup_in_front "interleaved" "$m"
+done
+p=$(copy_line "$D" Primary)
+case $p in
+*"not valid"* | *cannot* | "") ok=no ;;
+*) ok=yes ;;
+esac
+check "grow wrote $D's primary copy again ($p)" [ "$ok" = yes ]
 
 # release_refused WHEN WORDS: release exits 1 saying WORDS; the volume stays.
 release_refused() {

@@ -11,8 +11,12 @@
 #  - RAID5 (3 disks, --assume-clean): "is a raid5 array";
 #  - RAID0 over members of unequal size (a 262240K and a 256M disk: two
 #    zones): "unequal size";
-#  - RAID0 whose members end where md's data ends (two 256M disks and a
-#    64K chunk: no room for the backup label): "no room";
+#  - RAID0 with no place for a member's backup label copy (two 256M
+#    disks, a 64K chunk and md's data offset 512 KiB: md's data ends at
+#    each member's end, and starts below sector 2048, over the place in
+#    front of it, sector 2032): "no room for the backup label", naming
+#    where md's data starts (1024) and that the label cannot go in front
+#    of the data either;
 #  - RAID0 with metadata 1.0 (the superblock at the end): "metadata 1.0";
 #  - RAID0 with XFS mounted on it: "in use"; still mounted after;
 #  - RAID0 with three of its four members given to mdadm --incremental
@@ -43,7 +47,8 @@ all_ends() {
 	done
 }
 
-# refused WHAT WORD FROM: adopt from FROM is refused, the message has WORD.
+# refused WHAT WORD FROM [REGEX]: adopt from FROM is refused, the message
+# has WORD (and a line matching the extended REGEX).
 refused() {
 	_before=$(all_ends)
 	log "+ bdsadm adopt vol --from $3 ($1)"
@@ -52,6 +57,7 @@ refused() {
 	cat /tmp/out
 	expect_eq "$_rc" 1 "$1: exit status"
 	check "$1: the message says '$2'" grep -q -- "$2" /tmp/out
+	[ -z "${4:-}" ] || check "$1: the message matches '$4'" grep -Eq -- "$4" /tmp/out
 	check "$1: the message says nothing was changed" grep -q "nothing was changed" /tmp/out
 	expect_eq "$(dmsetup ls 2>&1)" "No devices found" "$1: no dm device"
 	expect_eq "$(all_ends)" "$_before" "$1: every disk's ends unchanged"
@@ -83,8 +89,13 @@ md_create /dev/md2 --level=0 --raid-devices=2 --metadata=1.2 "$A1" "$B1"
 refused "unequal members" "unequal size" /dev/md2
 run mdadm --stop /dev/md2
 
-md_create /dev/md3 --level=0 --raid-devices=2 --metadata=1.2 "$B1" "$B2"
-refused "no room at the end" "no room" /dev/md3
+md_create /dev/md3 --level=0 --raid-devices=2 --metadata=1.2 --data-offset=512K "$B1" "$B2"
+off=$(cat /sys/block/md3/md/dev-"$(bds_dev "$B1")"/offset)
+expect_eq "$off" 1024 "md3's data offset (sectors)"
+expect_eq "$(blockdev --getsz /dev/md3)" $((2 * ($(blockdev --getsz "$B1") - off))) \
+	"md3's data ends at each member's end"
+refused "no room at the end nor in front" "no room for the backup label" /dev/md3 \
+	"[^0-9]${off}[^0-9].*in front"
 run mdadm --stop /dev/md3
 
 md_create /dev/md4 --level=0 --raid-devices=2 --metadata=1.0 "$A1" "$A2"
