@@ -14,6 +14,13 @@
 #    reported as TYPE=bds_stripe_member, USAGE=raid, with the UUIDs, name
 #    and version of the vector and of `bdsadm examine --export`;
 #  - the backup copy alone is found at the device's end;
+#  - a member whose backup lies in front of its data (FRONT_BACKUP, the
+#    copy at sector 2032) is found by its primary, and by that copy when
+#    the primary is gone (the device's end empty or holding a damaged
+#    copy); a copy at sector 2032 without FRONT_BACKUP, and an ADOPT copy
+#    there, are not.  These labels are the golden vector with head fields
+#    set and the crc computed again by tests/blkid/relabel.c, which knows
+#    the format from the document alone;
 #  - a copy with one byte flipped, a zero file and an ADOPT backup are not;
 #  - wipefs lists the signature at its offsets and erases both copies;
 #  - mkfs.xfs with the patched libblkid refuses the member, and leaves it
@@ -56,11 +63,15 @@ CONFIGURE=(--disable-all-programs --enable-libblkid --enable-blkid
 	--without-libz --without-btrfs)
 
 # 2 GiB members, as the golden label says: the backup copy at sector
-# 4194288, byte 0x7fffe000.
+# 4194288, byte 0x7fffe000; in front of the data (FRONT_BACKUP, incompat
+# bit 3) at sector 2032, byte 0xfe000.
 SIZE=2G
 PRIMARY_OFF=4096
 BACKUP_SECTOR=4194288
 BACKUP_OFF=$((BACKUP_SECTOR * 512))
+FRONT_SECTOR=2032
+FRONT_OFF=$((FRONT_SECTOR * 512))
+FRONT_BACKUP=0x8
 
 # shellcheck source=tests/scripts/tap.sh disable=SC1091 # run shellcheck -x to follow it
 . "$REPO/tests/scripts/tap.sh"
@@ -352,6 +363,12 @@ ok "$st" "bdsadm (tools/ test-build) and mklabel build"
 [ "$st" -eq 0 ] || bail
 BDSADM=$W/bin/bdsadm
 MKLABEL=$W/tree/tests/bdsadm/mklabel
+st=0
+gcc -std=gnu11 -O2 -Wall -Wextra -Werror -o "$W/relabel" "$REPO/tests/blkid/relabel.c" \
+	>"$W/relabel.log" 2>&1 || { st=$?; diag "$W/relabel.log"; }
+ok "$st" "relabel (tests/blkid/relabel.c) builds"
+[ "$st" -eq 0 ] || bail
+RELABEL=$W/relabel
 
 # --- images --------------------------------------------------------------
 phase images
@@ -381,6 +398,50 @@ put "$I/disk" $((1048576 + BACKUP_OFF)) "$W/backup.bin"
 blank "$I/zero"
 blank "$I/adopt"
 put "$I/adopt" "$BACKUP_OFF" "$ADOPT"
+# The golden member with its backup in front of its data (FRONT_BACKUP;
+# the golden incompat is 0, its data_offset 2048), made by relabel.
+# First relabel's own check: with no field set it gives the golden vector
+# back, and with the backup's label_sector the backup copy bdsadm wrote
+# (so it computes the crc as the label code does).  Then:
+#  front-member     the primary and the copy at sector 2032, as a
+#                   front-backup member's label has them
+#  front            the copy at sector 2032 alone (the primary erased)
+#  front-stale-end  that, and at the device's end a copy that fails its
+#                   checksum (the end copy bdsadm wrote, one byte inverted)
+#  front-nobit      a copy at sector 2032 that says so (label_sector and
+#                   backup_sector 2032) but lacks FRONT_BACKUP
+#  front-adopt      the ADOPT backup copy moved in front (md's superblock
+#                   would be at 4096)
+front_images() {
+	local r=$RELABEL g=$GOLDEN b=$W/member-backup.bin
+	local at=(label_sector="$FRONT_SECTOR" backup_sector="$FRONT_SECTOR")
+	dd if="$I/member" of="$b" bs=512 skip="$BACKUP_SECTOR" count=16 status=none &&
+		"$r" "$g" "$W/same.bin" && cmp "$g" "$W/same.bin" &&
+		"$r" "$g" "$W/end.bin" label_sector="$BACKUP_SECTOR" &&
+		cmp "$b" "$W/end.bin" || return 1
+	"$r" "$g" "$W/front-primary.bin" incompat="$FRONT_BACKUP" \
+		backup_sector="$FRONT_SECTOR" &&
+		"$r" "$g" "$W/front-backup.bin" incompat="$FRONT_BACKUP" "${at[@]}" &&
+		"$r" "$g" "$W/front-nobit.bin" incompat=0 "${at[@]}" &&
+		"$r" "$ADOPT" "$W/front-adopt.bin" \
+			incompat=$((0x4 | FRONT_BACKUP)) "${at[@]}" || return 1
+	blank "$I/front-member" &&
+		put "$I/front-member" "$PRIMARY_OFF" "$W/front-primary.bin" &&
+		put "$I/front-member" "$FRONT_OFF" "$W/front-backup.bin" &&
+		blank "$I/front" &&
+		put "$I/front" "$FRONT_OFF" "$W/front-backup.bin" &&
+		copy "$I/front" "$I/front-stale-end" &&
+		put "$I/front-stale-end" "$BACKUP_OFF" "$b" &&
+		flip "$I/front-stale-end" $((BACKUP_OFF + 0x1000)) &&
+		blank "$I/front-nobit" &&
+		put "$I/front-nobit" "$FRONT_OFF" "$W/front-nobit.bin" &&
+		blank "$I/front-adopt" &&
+		put "$I/front-adopt" "$FRONT_OFF" "$W/front-adopt.bin"
+}
+st=0
+front_images >"$W/front-images.log" 2>&1 || { st=1; diag "$W/front-images.log"; }
+ok "$st" "front-backup images made by relabel, which gives back the golden vector and bdsadm's backup copy byte for byte"
+[ "$st" -eq 0 ] || bail
 
 # --- checks --------------------------------------------------------------
 phase checks
@@ -429,6 +490,16 @@ in_partition() {
 t "... but for the partition (blkid -O 1 MiB)" in_partition "$I/disk"
 t "ADOPT backup copy alone (md still owns the disk): not recognised" \
 	no_signature "$I/adopt"
+t "front-backup member (FRONT_BACKUP, incompat bit 3): found; wipefs lists 0x1000 and 0xfe000" \
+	golden "$I/front-member" 0x1000 0xfe000
+t "front backup copy alone (primary erased, device's end empty): found at sector 2032" \
+	golden "$I/front" 0xfe000
+t "front backup copy, the device's end holding a copy with a bad checksum: found; wipefs lists both" \
+	golden "$I/front-stale-end" 0x7fffe000 0xfe000
+t "copy at sector 2032 without FRONT_BACKUP: not recognised" \
+	no_signature "$I/front-nobit"
+t "ADOPT copy at sector 2032 (FRONT_BACKUP too; md still owns the disk): not recognised" \
+	no_signature "$I/front-adopt"
 t "wipefs lists the golden primary at offset 0x1000" \
 	wipefs_offsets "$I/golden" 0x1000
 t "wipefs lists the member's copies at 0x1000 and 0x7fffe000" \
