@@ -1089,6 +1089,43 @@ struct multi {
 	enum bds_label_err want;
 };
 
+/*
+ * Each of @n single mutations @m, then each of @nm multiple ones @mm, on
+ * a copy of golden vector @vec: decoded with the error each wants.
+ */
+static void check_mutations(const u8 *vec, const char *tag,
+			    const struct mutation *m, size_t n,
+			    const struct multi *mm, size_t nm)
+{
+	static u8 buf[BDS_LABEL_SIZE];
+	struct bds_label l;
+	enum bds_label_err err;
+	size_t i, k;
+
+	for (i = 0; i < n; i++) {
+		memcpy(buf, vec, sizeof(buf));
+		apply(buf, &m[i]);
+		err = bds_label_decode(buf, sizeof(buf), &l);
+		check(err == m[i].want, "%s: %s: %s (want: %s)", tag, m[i].what,
+		      bds_label_error(err), bds_label_error(m[i].want));
+	}
+	for (i = 0; i < nm; i++) {
+		memcpy(buf, vec, sizeof(buf));
+		for (k = 0; k < 3 && mm[i].set[k].width; k++) {
+			struct mutation one = { "", mm[i].set[k].off,
+						mm[i].set[k].width,
+						mm[i].set[k].value, NULL,
+						BDS_LABEL_OK, false };
+
+			apply(buf, &one);
+		}
+		err = bds_label_decode(buf, sizeof(buf), &l);
+		check(err == mm[i].want, "%s: %s: %s (want: %s)", tag,
+		      mm[i].what, bds_label_error(err),
+		      bds_label_error(mm[i].want));
+	}
+}
+
 static void test_reshape_rules(void)
 {
 	static const struct mutation rm[] = {
@@ -1145,32 +1182,9 @@ static void test_reshape_rules(void)
 		  { { 392, 4, 1 }, { 7680, 4, 24 }, { 7684, 4, 128 } },
 		  BDS_LABEL_OK },
 	};
-	static u8 buf[BDS_LABEL_SIZE];
-	struct bds_label l;
-	enum bds_label_err err;
-	size_t i, k;
 
-	for (i = 0; i < sizeof(rm) / sizeof(rm[0]); i++) {
-		memcpy(buf, rgolden, sizeof(buf));
-		apply(buf, &rm[i]);
-		err = bds_label_decode(buf, sizeof(buf), &l);
-		check(err == rm[i].want, "RESHAPE: %s: %s (want: %s)", rm[i].what,
-		      bds_label_error(err), bds_label_error(rm[i].want));
-	}
-	for (i = 0; i < sizeof(mm) / sizeof(mm[0]); i++) {
-		memcpy(buf, rgolden, sizeof(buf));
-		for (k = 0; k < 3 && mm[i].set[k].width; k++) {
-			struct mutation one = { "", mm[i].set[k].off,
-						mm[i].set[k].width,
-						mm[i].set[k].value, NULL,
-						BDS_LABEL_OK, false };
-
-			apply(buf, &one);
-		}
-		err = bds_label_decode(buf, sizeof(buf), &l);
-		check(err == mm[i].want, "RESHAPE: %s: %s (want: %s)", mm[i].what,
-		      bds_label_error(err), bds_label_error(mm[i].want));
-	}
+	check_mutations(rgolden, "RESHAPE", rm, sizeof(rm) / sizeof(rm[0]), mm,
+			sizeof(mm) / sizeof(mm[0]));
 	/* the error texts are the ones documented, and distinct */
 	check(!strcmp(bds_label_error(BDS_LABEL_ERR_RESHAPE),
 		      "label restripe section not as its incompat bit says") &&
@@ -1398,30 +1412,9 @@ static void test_front_rules(void)
 	};
 	static u8 buf[BDS_LABEL_SIZE];
 	struct bds_label l;
-	enum bds_label_err err;
-	size_t i, k;
 
-	for (i = 0; i < sizeof(fm) / sizeof(fm[0]); i++) {
-		memcpy(buf, fgolden, sizeof(buf));
-		apply(buf, &fm[i]);
-		err = bds_label_decode(buf, sizeof(buf), &l);
-		check(err == fm[i].want, "front: %s: %s (want: %s)", fm[i].what,
-		      bds_label_error(err), bds_label_error(fm[i].want));
-	}
-	for (i = 0; i < sizeof(mm) / sizeof(mm[0]); i++) {
-		memcpy(buf, fgolden, sizeof(buf));
-		for (k = 0; k < 3 && mm[i].set[k].width; k++) {
-			struct mutation one = { "", mm[i].set[k].off,
-						mm[i].set[k].width,
-						mm[i].set[k].value, NULL,
-						BDS_LABEL_OK, false };
-
-			apply(buf, &one);
-		}
-		err = bds_label_decode(buf, sizeof(buf), &l);
-		check(err == mm[i].want, "front: %s: %s (want: %s)", mm[i].what,
-		      bds_label_error(err), bds_label_error(mm[i].want));
-	}
+	check_mutations(fgolden, "front", fm, sizeof(fm) / sizeof(fm[0]), mm,
+			sizeof(mm) / sizeof(mm[0]));
 
 	/* the copy at 2032 read as the backup: valid there, not at 8 */
 	memcpy(buf, fgolden, sizeof(buf));
