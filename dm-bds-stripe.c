@@ -240,27 +240,31 @@ static void bds_read_batch(struct bds_ctx *sc, struct bds_label_reads *lr,
 		lr->rd[i][0] = 0;
 		lr->rd[i][1] = 0;
 		lr->at[i] = 0;
+		lr->fell[i] = false;
 		if (bds_label_room(bdev))
 			bds_start_read(lr, i, 0, bdev, BDS_LABEL_PRIMARY);
 	}
 	bds_wait_reads(lr, n, 0);
 	for (i = 0; i < n; i++) {
+		const struct bds_label *primary;
+
 		bdev = sc->members[first + i].dev->bdev;
 		if (!bds_label_room(bdev))
 			continue;
-		lr->at[i] = bds_backup_at(bdev_nr_sectors(bdev),
-					  bds_primary_of(lr, i, tmp, &err));
+		primary = bds_primary_of(lr, i, tmp, &err);
+		lr->fell[i] = !primary;	/* until an end copy is valid */
+		lr->at[i] = bds_backup_at(bdev_nr_sectors(bdev), primary);
 		if (lr->at[i])
 			bds_start_read(lr, i, 1, bdev, lr->at[i]);
 	}
 	bds_wait_reads(lr, n, 1);
 	for (i = 0; i < n; i++) {
 		bdev = sc->members[first + i].dev->bdev;
-		lr->fell[i] = false;
-		if (!bds_label_room(bdev) || bds_primary_of(lr, i, tmp, &err) ||
-		    !bds_front_wanted(lr, i, bdev_nr_sectors(bdev), tmp))
+		if (!lr->fell[i] ||
+		    !bds_front_wanted(lr, i, bdev_nr_sectors(bdev), tmp)) {
+			lr->fell[i] = false;
 			continue;
-		lr->fell[i] = true;
+		}
 		lr->at[i] = BDS_LABEL_FRONT_BACKUP;
 		lr->rd[i][1] = 0;
 		bds_start_read(lr, i, 1, bdev, lr->at[i]);
