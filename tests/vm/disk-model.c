@@ -4,7 +4,8 @@
  * controller, each taking time per request (make bench's disk model,
  * vm-run's "backing=model").
  *
- * Every disk serves its requests one at a time.  A request of n bytes
+ * Every disk serves its requests one at a time, in the order they reach
+ * the plugin.  A request of n bytes
  * costs the disk a fixed time L (command, seek, rotation) and then a
  * transfer of n / disk_bps.  The transfer also crosses the controller,
  * a pipe of ctl_bps that carries the transfers booked on it one after
@@ -24,6 +25,18 @@
  * (a disk idle for longer still pays L - P; a queued request, which finds
  * the disk busy, pays the whole L).
  *
+ * With rotation-us=R, a disk also misses a revolution between
+ * back-to-back requests, as a disk without command queuing does when the
+ * host sends its next command only after the previous one ended: a
+ * request that arrived while the disk was still serving the previous one
+ * and starts where that one ended has no seek, but its first sector has
+ * just passed under the head.  It waits until the previous end plus R
+ * instead of paying L.  A request that finds the disk idle pays L as
+ * before (L's average rotation), sequential or not, so a stream at queue
+ * depth 1 does not pay R: only the requests a striping layer sends in a
+ * burst to one disk do (striped's and md's units of a transfer that wraps
+ * the stripe).
+ *
  * The plugin does the I/O on a sparse image file per disk at once, then
  * sleeps until the modelled end (clock_nanosleep, absolute, on
  * CLOCK_MONOTONIC): the time a request takes is the model's, not the host
@@ -37,6 +50,8 @@
  *   latency-us=US    L, in microseconds (default 0)
  *   path-us=US       P, in microseconds (default 0: none of the idle
  *                    time counts)
+ *   rotation-us=US   R, in microseconds (default 0: no missed
+ *                    revolution; back-to-back requests pay L)
  *
  * QEMU opens one NBD connection per disk (export NAME): the handle of a
  * connection is its disk.
@@ -65,14 +80,18 @@ struct disk {
 	uint64_t bps;			/* 0: no limit */
 	int fd;
 	int64_t size;
-	pthread_mutex_t busy;		/* held while it serves a request */
+	pthread_mutex_t lock;		/* guards the tickets */
+	pthread_cond_t turn;		/* serving moved on */
+	uint64_t tickets;		/* requests that arrived */
+	uint64_t serving;		/* the ticket being served */
 	uint64_t idle_since;		/* ns: its last request ended (0: none yet) */
+	uint64_t next_off;		/* where its last request ended */
 };
 
 static const char *dir;
 static struct disk disks[MAX_DISKS];
 static unsigned int nr_disks;
-static uint64_t ctl_bps, latency_ns, path_ns;
+static uint64_t ctl_bps, latency_ns, path_ns, rotation_ns;
 static pthread_mutex_t ctl_lock = PTHREAD_MUTEX_INITIALIZER;
 static uint64_t ctl_free_at;		/* ns: the controller's bookings end */
 
@@ -134,6 +153,12 @@ static int model_config(const char *key, const char *value)
 		path_ns *= 1000;
 		return 0;
 	}
+	if (!strcmp(key, "rotation-us")) {
+		if (parse_u64(key, value, &rotation_ns))
+			return -1;
+		rotation_ns *= 1000;
+		return 0;
+	}
 	if (strcmp(key, "disk")) {
 		nbdkit_error("unknown parameter %s", key);
 		return -1;
@@ -153,7 +178,8 @@ static int model_config(const char *key, const char *value)
 	if (parse_u64(key, colon + 1, &d->bps))
 		return -1;
 	d->fd = -1;
-	pthread_mutex_init(&d->busy, NULL);
+	pthread_mutex_init(&d->lock, NULL);
+	pthread_cond_init(&d->turn, NULL);
 	nr_disks++;
 	return 0;
 }
@@ -222,6 +248,24 @@ static uint64_t latency_at(const struct disk *d, uint64_t now)
 }
 
 /*
+ * When a request that arrived at @arrived and starts at @off may start on
+ * disk @d, the disk free from @now: a back-to-back sequential request
+ * waits out the revolution it missed (rotation_ns), any other pays L.
+ */
+static uint64_t start_at(const struct disk *d, uint64_t arrived, uint64_t off,
+			 uint64_t now)
+{
+	uint64_t turn;
+
+	if (rotation_ns && d->idle_since && arrived < d->idle_since &&
+	    off == d->next_off) {
+		turn = d->idle_since + rotation_ns;
+		return turn > now ? turn : now;
+	}
+	return now + latency_at(d, now);
+}
+
+/*
  * Serve one request of @n bytes on disk @d: book it as the model says,
  * do the I/O (@write: pwrite of @wbuf, else pread into @rbuf), and come
  * back at the modelled end.
@@ -229,13 +273,18 @@ static uint64_t latency_at(const struct disk *d, uint64_t now)
 static int serve(struct disk *d, void *rbuf, const void *wbuf, uint32_t n,
 		 uint64_t off)
 {
-	uint64_t now, start, end, cend;
+	uint64_t arrived = now_ns(), now, start, end, cend, ticket;
 	ssize_t r;
 	int ret = 0;
 
-	pthread_mutex_lock(&d->busy);
+	/* in the order they arrived: nbdkit's threads may race to the disk */
+	pthread_mutex_lock(&d->lock);
+	ticket = d->tickets++;
+	while (d->serving != ticket)
+		pthread_cond_wait(&d->turn, &d->lock);
+	pthread_mutex_unlock(&d->lock);
 	now = now_ns();
-	start = now + latency_at(d, now);
+	start = start_at(d, arrived, off, now);
 	end = start + xfer_ns(n, d->bps);
 	if (ctl_bps) {
 		pthread_mutex_lock(&ctl_lock);
@@ -254,7 +303,11 @@ static int serve(struct disk *d, void *rbuf, const void *wbuf, uint32_t n,
 	sleep_until(end);
 	/* from the modelled end: the sleep's overshoot is the path's too */
 	d->idle_since = end;
-	pthread_mutex_unlock(&d->busy);
+	d->next_off = off + n;
+	pthread_mutex_lock(&d->lock);
+	d->serving++;
+	pthread_cond_broadcast(&d->turn);
+	pthread_mutex_unlock(&d->lock);
 	return ret;
 }
 
@@ -282,7 +335,7 @@ static struct nbdkit_plugin plugin = {
 	.longname = "bds-stripe bench disk model",
 	.config = model_config,
 	.config_complete = model_config_complete,
-	.config_help = "dir=DIR disk=NAME:BPS... [ctl-bps=BPS] [latency-us=US] [path-us=US]",
+	.config_help = "dir=DIR disk=NAME:BPS... [ctl-bps=BPS] [latency-us=US] [path-us=US] [rotation-us=US]",
 	.list_exports = model_list_exports,
 	.open = model_open,
 	.get_size = model_get_size,
