@@ -16,9 +16,19 @@
 #     then one alone (csv case "ctl-both" and "ctl-one", MB/s summed over
 #     the disks): the pair must stay within 10 % of 15 MB/s, above one
 #     disk's 10.
+#  3. The missed revolution (issue 38; rotation=4000): one disk (L =
+#     1000 us, R = 4000 us, 10 MB/s), direct sequential reads at queue
+#     depth 1: 16 KiB (csv case "rot-one"), each request finding the disk
+#     idle and paying L as without rotation, then 32 KiB with the disk's
+#     max_sectors_kb at 16 (case "rot-split"): the block layer sends two
+#     16 KiB requests at once, as striped sends a disk its units, and the
+#     second, queued behind the first, waits R instead of L.  Within
+#     10 % of 16 KiB / (L + 16 KiB / bandwidth) and 32 KiB / (L + R +
+#     32 KiB / bandwidth); without the missed revolution the second
+#     would cost L, 32 KiB / (2 L + 32 KiB / bandwidth), 57 % more.
 # Run by tests/bench/run-bench (one vCPU).
 #
-# topology: backing=model latency=1000 path=1000 size=1G ctl=1x10000000 ctl=15000000:2x10000000 latency=0 ctl=1
+# topology: backing=model latency=1000 path=1000 size=1G ctl=1x10000000 ctl=15000000:2x10000000 latency=0 ctl=1 latency=1000 rotation=4000 ctl=1x10000000
 # timeout: 1200
 # memory: 1024
 # smp: 1
@@ -28,10 +38,11 @@
 
 DISK=$(bds_members 0)
 ZERO=$(bds_members 2)
+ROT=$(bds_members 3)
 set -- $(bds_members 1)
 C1=$1 C2=$2
 # no request cut below what is asked (the model charges L per request)
-for d in $DISK $C1 $C2 $ZERO; do
+for d in $DISK $C1 $C2 $ZERO $ROT; do
 	_q=/sys/block/$(bds_dev "$d")/queue
 	cat "$_q/max_hw_sectors_kb" >"$_q/max_sectors_kb"
 	bench_info "calib_max_sectors_kb_$(bds_dev "$d")" "$(cat "$_q/max_sectors_kb")"
@@ -67,4 +78,9 @@ pair() { # CASE DEV...
 }
 pair ctl-both "$C1" "$C2"
 pair ctl-one "$C1"
+# shellcheck disable=SC2086
+bench_fio calib rot-one raw "$ROT" read 16k 1 "$ROT" -- $FIO
+echo 16 >"/sys/block/$(bds_dev "$ROT")/queue/max_sectors_kb"
+# shellcheck disable=SC2086
+bench_fio calib rot-split raw "$ROT" read 32k 1 "$ROT" -- $FIO
 pass "calib suite done"

@@ -26,6 +26,8 @@
 . /bds/guest-lib.sh
 . /bds/bin/bench-lib.sh
 
+# the csv suite name (guest-seed001rot.sh sets its own and sources this)
+SUITE=${SEED001_SUITE:-seed001}
 CHUNK=16384
 bds_load_module
 # the first disk of each controller, then the second disks
@@ -46,7 +48,7 @@ FIO="--direct=1 --time_based --runtime=$BENCH_SECS --ramp_time=$BENCH_RAMP --siz
 runs() { # TARGET DEV
 	for w in 1 2 3 4; do
 		# shellcheck disable=SC2086
-		bench_fio seed001 "n$N-w$w" "$1" "$2" read $((w * CHUNK * N)) 1 "$MEMBERS" -- $FIO
+		bench_fio "$SUITE" "n$N-w$w" "$1" "$2" read $((w * CHUNK * N)) 1 "$MEMBERS" -- $FIO
 	done
 }
 N=1
@@ -66,10 +68,10 @@ while [ "$N" -le 10 ]; do
 	done
 	MEMBERS=${MEMBERS# }
 	log "volume of $N disks: $MEMBERS"
-	bench_info "seed001_n${N}_members" "$MEMBERS"
-	bench_each_target "seed001_n$N" runs --chunk 16K --disk-mbps 10 --controller-mbps 15
+	bench_info "${SUITE}_n${N}_members" "$MEMBERS"
+	bench_each_target "${SUITE}_n$N" runs --chunk 16K --disk-mbps 10 --controller-mbps 15
 	N=$((N + 1))
 done
 
 rmmod dm_bds_stripe || log "rmmod dm_bds_stripe failed"
-pass "seed001 suite done"
+pass "$SUITE suite done"

@@ -10,7 +10,10 @@
 # each figure the median of its rounds with min-max, and the
 # "differences" line counting one point each way.  The same figures
 # measured once: no "~" at all, and the summary says that one run
-# cannot call a difference.  Run by make check (unit-scripts).
+# cannot call a difference.  seed001rot (issue 38) in three rounds:
+# striped at w = 2 against its own w = 1, below beyond the spread for one
+# disk (0.65), no difference for two, counted on a line of its own.
+# Run by make check (unit-scripts).
 # Output is TAP; the last line is "N passed, N failed".
 set -euo pipefail
 
@@ -70,4 +73,32 @@ one_run() {
 		has "$S" "one run each (BENCH_ROUNDS=1): no spread, so no difference can be called"
 }
 t "one run: no ratio marked ~, and the summary says why" one_run
+
+# seed001rot: three rounds of volumes of 1 and 2 disks, w = 1 and 2
+rot_row() { echo "6.1,6.1.0,seed001rot,n$1-w$2,$3,read,$(($1 * $2 * 16384)),1,$4,MBps,1,1.00,64,64.000"; }
+d=$W/rot
+mkdir -p "$d"
+echo "kernel,kver,suite,case,target,rw,bs,qd,value,unit,members,mib,reqs,reqs_per_mib" >"$d/bench.csv"
+for r in 1 2 3; do
+	{
+		rot_row 1 1 bds-stripe "6.$r"
+		rot_row 1 1 striped "$(echo "6.0 6.2 6.4" | cut -d' ' -f"$r")"
+		rot_row 1 2 bds-stripe "7.$r"
+		rot_row 1 2 striped "$(echo "3.9 4.0 4.1" | cut -d' ' -f"$r")"
+		rot_row 2 1 striped "$(echo "12.0 12.5 13.0" | cut -d' ' -f"$r")"
+		rot_row 2 2 striped "$(echo "11.0 12.6 14.0" | cut -d' ' -f"$r")"
+	} >>"$d/bench.csv"
+done
+echo "kernel=6.1" >"$d/info.txt"
+: >"$d/summary.md"
+st=0
+"$HERE/report-model" "$d" >"$d/out" 2>&1 || st=$?
+ok "$st" "report-model runs on seed001rot"
+S=$d/summary.md
+t "seed001rot: striped w=2 / w=1 below beyond the spread for 1 disk" \
+	has "$S" "| ~1.00 1.80 - - | 0.65 |"
+t "seed001rot: no difference for 2 disks" \
+	has "$S" "| ~1.01 |"
+t "seed001rot: its own line counts the drop" \
+	has "$S" "- seed001rot: striped w=2 above its w=1 beyond the spread at 0 points, below at 1, no difference at 1"
 tap_end
