@@ -5,16 +5,16 @@
  * vm-run's "backing=model").
  *
  * Every disk serves its requests one at a time, in the order they reach
- * the plugin.  A request of n bytes
- * costs the disk a fixed time L (command, seek, rotation) and then a
- * transfer of n / disk_bps.  The transfer also crosses the controller,
- * a pipe of ctl_bps that carries the transfers booked on it one after
- * another: a transfer ends when both the disk (n / disk_bps from the end
- * of L) and the controller (n / ctl_bps after the transfers booked before
- * it, and not before the end of L) are done.  Disks whose sum is below
- * the controller's bandwidth therefore never wait for it, one disk alone
- * delivers n / (L + n / min(disk_bps, ctl_bps)), and the disks of a
- * controller together never more than ctl_bps.
+ * the plugin.  A request of n bytes costs the disk a fixed time L
+ * (command, seek, rotation) and then a transfer of n / disk_bps.  The
+ * transfer also crosses the controller, a pipe of ctl_bps that carries
+ * the transfers booked on it one after another: a transfer ends when
+ * both the disk (n / disk_bps from the end of L) and the controller (n /
+ * ctl_bps after the transfers booked before it, and not before the end
+ * of L) are done.  Disks whose sum is below the controller's bandwidth
+ * therefore never wait for it, one disk alone delivers n / (L + n /
+ * min(disk_bps, ctl_bps)), and the disks of a controller together never
+ * more than ctl_bps.
  *
  * The emulator's own path (guest, QEMU's NBD client, this socket) takes
  * a time of its own per request, which a real host spends in
