@@ -12,7 +12,8 @@
 # measured once: no "~" at all, and the summary says that one run
 # cannot call a difference.  seed001rot (issue 38) in three rounds:
 # striped at w = 2 against its own w = 1, below beyond the spread for one
-# disk (0.65), no difference for two, counted on a line of its own.
+# disk (0.65), no difference for two, counted on a line of its own; its
+# cells medians with min-max.
 # Run by make check (unit-scripts).
 # Output is TAP; the last line is "N passed, N failed".
 set -euo pipefail
@@ -97,6 +98,8 @@ ok "$st" "report-model runs on seed001rot"
 S=$d/summary.md
 t "seed001rot: striped w=2 / w=1 below beyond the spread for 1 disk" \
 	has "$S" "| ~1.00 1.80 - - | 0.65 |"
+t "seed001rot: each cell the median with min-max" \
+	has "$S" "| 1 | 6.20 (6.10-6.30) / 6.20 (6.00-6.40) / - | 7.20 (7.10-7.30) / 4.00 (3.90-4.10) / - |"
 t "seed001rot: no difference for 2 disks" \
 	has "$S" "| ~1.01 |"
 t "seed001rot: its own line counts the drop" \
