@@ -12,7 +12,9 @@
 # member 2 (c1d0) is deleted.  Then:
 #   - fio runs to the end of its runtime (ENODEV and EIO ignored, so that
 #     I/O goes on after the deletion) and ends by itself (no hang: it is
-#     killed after its runtime + 60 s), and reports I/O errors (total_err > 0; the first one EIO, or ENODEV
+#     killed after its runtime + 60 s, and one stuck in the kernel fails
+#     the test at + 70 s with a report of what it waits on), and reports
+#     I/O errors (total_err > 0; the first one EIO, or ENODEV
 #     for requests in flight on the dying SCSI device, BLK_STS_OFFLINE) as
 #     well as completed I/O;
 #   - every unit of the known region that lies on member 2 fails to read
@@ -73,8 +75,8 @@ check "fio is running when the member is deleted" kill -0 $FIO
 log "deleting $VICTIM under fio"
 echo 1 >"/sys/block/$VICTIM/device/delete" || fail "cannot delete $VICTIM"
 check "$VICTIM is gone" [ ! -e "/sys/block/$VICTIM" ]
-wait $FIO
-rc=$?
+bds_wait_bounded rc $FIO $((RUNTIME + 70)) fio
+# shellcheck disable=SC2154 # rc: set by bds_wait_bounded
 log "fio exit status $rc"
 check "fio was not killed (no hang)" [ "$rc" != 137 ]
 sed -n '/"jobs"/,/"disk_util"/p' /tmp/fio.json |
