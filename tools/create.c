@@ -44,6 +44,7 @@ struct create_job {
 	struct bds_dev *d;
 	char params[16384];		/* the table's target words */
 	char dmuuid[BDS_DM_UUID_SZ];
+	bool name_checked;		/* before --measure read the disks */
 };
 
 /* The node of member @m: as given when it is a path, else /dev/NAME. */
@@ -153,6 +154,11 @@ enum plan_status plan_check_holds(struct plan_ctx *c, const char *node,
 	return PLAN_OK;
 }
 
+static enum plan_status refuse_holds(struct plan_ctx *c)
+{
+	return plan_fail(c, "refusing to make devices that hold data into members: their data would be lost; check them with 'bdsadm examine' and wipefs, then erase what they hold (wipefs -a, 'bdsadm wipe') or give --force, which erases the signatures");
+}
+
 /*
  * What each member holds.  Without --force any of it refuses the whole
  * volume.
@@ -168,7 +174,7 @@ static enum plan_status check_signatures(struct plan_ctx *c,
 	if (st)
 		return st;
 	if (found && !c->opt.force)
-		return plan_fail(c, "refusing to make devices that hold data into members: their data would be lost; check them with 'bdsadm examine' and wipefs, then erase what they hold (wipefs -a, 'bdsadm wipe') or give --force, which erases the signatures");
+		return refuse_holds(c);
 	return PLAN_OK;
 }
 
@@ -457,6 +463,36 @@ static void print_created(const struct plan_ctx *c, const struct create_job *j)
 	plan_print_measure(c);
 }
 
+/*
+ * --measure reads every disk for seconds: what create_labelled() would
+ * refuse anyway, the name taken and (without --force) disks that hold
+ * data, is refused before that.  create_labelled() checks the disks
+ * again, in table order, and finds nothing to say.
+ */
+static enum plan_status create_before_measure(struct plan_ctx *c, void *arg)
+{
+	struct create_job *j = arg;
+	struct bds_label_id held;
+	char node[PATH_MAX];
+	enum plan_status st;
+	int i, found = 0;
+
+	st = check_name(c, j);
+	if (st)
+		return st;
+	j->name_checked = true;
+	if (c->opt.force)
+		return PLAN_OK;
+	for (i = 0; i < c->nmem && !st; i++) {
+		st = node_of(c, &c->mem[i], node, sizeof(node));
+		if (!st)
+			st = plan_check_holds(c, node, &held, &found);
+	}
+	if (!st && found)
+		st = refuse_holds(c);
+	return st;
+}
+
 /* create's arguments: the volume's NAME, then the devices from @first. */
 static enum plan_status create_args(struct plan_ctx *c, int argc, char **argv,
 				    int *first)
@@ -491,7 +527,7 @@ static enum plan_status create_labelled(struct plan_ctx *c,
 	j->d = calloc((size_t)c->nmem, sizeof(*j->d));
 	if (!j->held || !j->nodes || !j->d)
 		return plan_fail(c, "out of memory");
-	st = check_name(c, j);
+	st = j->name_checked ? PLAN_OK : check_name(c, j);
 	for (i = 0; i < c->nmem && !st; i++)
 		st = node_of(c, c->tbl[i], j->nodes[i], sizeof(j->nodes[i]));
 	if (!st)
@@ -520,6 +556,8 @@ static enum plan_status create_main(struct plan_ctx *c, int argc, char **argv)
 	st = create_args(c, argc, argv, &first);
 	if (!st) {
 		j->name = argv[first];
+		c->opt.before_measure = create_before_measure;
+		c->opt.before_measure_arg = j;
 		st = plan_build(c, argv + first + 1, argc - first - 1, &j->r);
 	}
 	if (!st)

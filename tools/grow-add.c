@@ -48,6 +48,7 @@ struct grow_add {
 	struct bds_label v;		/* the next generation's view */
 	struct bds_label ml[BDS_MAX_MEMBERS];	/* by new table index */
 	struct bds_dev d[BDS_MAX_MEMBERS];	/* by new table index */
+	bool force;			/* --force: erase what new disks hold */
 	/* --measure: the new disks' plan, which reads them */
 	struct grow *g;
 	bool measure;
@@ -159,10 +160,35 @@ static int old_volume(struct grow *g, struct grow_add *a, const char *weights)
 	return 0;
 }
 
+static const char refuse_holds[] =
+	"refusing to add devices that hold data: their data would be lost; check them with 'bdsadm examine' and wipefs, then erase what they hold (wipefs -a, 'bdsadm wipe') or give --force; nothing was changed";
+
+/*
+ * --measure reads the new disks for seconds: without --force, a new disk
+ * that holds data is refused before that, as plan_all() would refuse it
+ * after.  plan_all() checks them again.
+ */
+static enum plan_status new_before_measure(struct plan_ctx *c, void *arg)
+{
+	const struct grow_add *a = arg;
+	struct bds_label_id held;
+	enum plan_status st = PLAN_OK;
+	int i, found = 0;
+
+	if (a->force)
+		return PLAN_OK;
+	for (i = 0; i < c->nmem && !st; i++)
+		st = plan_check_holds(c, c->mem[i].arg, &held, &found);
+	if (!st && found)
+		st = plan_fail(c, "%s", refuse_holds);
+	return st;
+}
+
 /*
  * --measure: the new disks read alone and, where two or more share a
  * controller, together (measure.c), by a plan of their own; it refuses
- * a disk in use.  The figures are printed as plan prints them.
+ * a disk in use, and one that holds data (new_before_measure()).  The
+ * figures are printed as plan prints them.
  */
 static int measure_new(struct grow *g, struct grow_add *a, char **add,
 		       int nadd)
@@ -175,11 +201,13 @@ static int measure_new(struct grow *g, struct grow_add *a, char **add,
 	a->mp.opt.verb = VERB_PLAN;
 	a->mp.opt.chunk_arg = chunk;
 	a->mp.opt.measure = true;
+	a->mp.opt.before_measure = new_before_measure;
+	a->mp.opt.before_measure_arg = a;
 	st = plan_build(&a->mp, add, nadd, &a->mr);
 	a->mp.opt.chunk_arg = NULL;
 	if (st) {
 		plan_exit(&a->mp, st);
-		return grow_refuse(g, "the new devices cannot be measured (above); nothing was changed");
+		return grow_refuse(g, "the new devices were not measured (above); nothing was changed");
 	}
 	plan_print_measure(&a->mp);
 	return 0;
@@ -314,7 +342,7 @@ static int plan_all(struct grow *g, struct grow_add *a, char **add, int nadd,
 			return grow_refuse(g, "nothing was changed");
 		}
 	if (found && !force)
-		return grow_refuse(g, "refusing to add devices that hold data: their data would be lost; check them with 'bdsadm examine' and wipefs, then erase what they hold (wipefs -a, 'bdsadm wipe') or give --force; nothing was changed");
+		return grow_refuse(g, "%s", refuse_holds);
 	for (t = 0; t < a->nall; t++) {
 		for (k = 0; k < a->nall; k++)
 			if (a->pc.tbl[t]->arg == a->args[k])
@@ -597,6 +625,7 @@ int grow_add(struct grow *g, char **add, int nadd, bool force, bool measure,
 	for (t = 0; t < BDS_MAX_MEMBERS; t++)
 		a->d[t].fd = -1;
 	a->g = g;
+	a->force = force;
 	a->measure = measure;
 	r = old_volume(g, a, weights);
 	if (!r)

@@ -221,6 +221,8 @@ static enum plan_status plan_devices(struct plan_ctx *c, char **args)
 	st = check_members(c);
 	if (!st)
 		st = make_groups(c);
+	if (!st && c->opt.measure && c->opt.before_measure)
+		st = c->opt.before_measure(c, c->opt.before_measure_arg);
 	if (!st && c->opt.measure)
 		st = plan_measure(c);
 	if (!st && c->opt.speeds)

@@ -172,6 +172,13 @@ struct plan_opts {
 	 */
 	enum plan_status (*speeds)(struct plan_ctx *c, void *arg);
 	void *speeds_arg;
+	/*
+	 * --measure: what the verb would refuse anyway (a name taken, disks
+	 * that hold data), checked once the devices are found and before
+	 * they are read for seconds; NULL: nothing.
+	 */
+	enum plan_status (*before_measure)(struct plan_ctx *c, void *arg);
+	void *before_measure_arg;
 };
 
 /* A plan_status that is not looked at is a refusal lost. */

@@ -8,6 +8,9 @@
 # capped at 15 MB/s: A and B alone, C with two:
 #  - create --measure --weights bandwidth of A's and B's disks: two
 #    members, equal weights; 24 MiB of data with its md5;
+#  - grow --add --measure of C's two disks, one holding swap: refused
+#    before it reads them (no "measuring" line, no more read than probes
+#    and label reads), the volume unchanged;
 #  - grow --add --measure --weights bandwidth of C's two disks: it reads
 #    them alone and together (C's limit shows: they read 15 of 20), and
 #    the new set's weights are 2 for each disk alone and 3 for C's two
@@ -40,6 +43,21 @@ for d in "$A" "$B"; do
 	bdsadm examine "$d" 2>/dev/null | grep "Measured :" >"/tmp/$(bds_dev "$d").before" || true
 	check "$d: figures recorded at create" test -s "/tmp/$(bds_dev "$d").before"
 done
+
+# a new disk that holds data is refused before --measure reads them: no
+# "measuring" line, and no more read than its probe and label reads
+mkswap "$C2" >/dev/null || fail "cannot put a swap signature on $C2"
+r0=$(bds_stat_field 3 "$NC1")
+bdsadm grow small --add --measure --weights bandwidth "$C1" "$C2" >/tmp/early.out 2>&1
+expect_eq "$?" 1 "grow --add --measure, $NC2 holds swap: exit status"
+cat /tmp/early.out
+check "... refused, naming $NC2" grep -qE "^bdsadm: $C2 holds .*swap" /tmp/early.out
+check "... for the data it holds" grep -qF "refusing to add devices that hold data" /tmp/early.out
+check "... before measuring" sh -c "! grep -q 'measuring (reads only)' /tmp/early.out"
+r1=$(bds_stat_field 3 "$NC1")
+check "... $NC1 not read for a measurement ($((r1 - r0)) sectors read)" [ $((r1 - r0)) -lt 16384 ]
+expect_eq "$(dmsetup table small | tr ' ' '\n' | grep -c '^[0-9]*:[0-9]*$')" 2 "... the volume unchanged"
+run wipefs -q -a "$C2"
 
 bdsadm grow small --add --measure --weights bandwidth "$C1" "$C2" >/tmp/grow.out 2>&1
 expect_eq "$?" 0 "grow --add --measure --weights bandwidth: exit status"

@@ -15,6 +15,9 @@
 #    schema check, the lone controller's "together" null;
 #  - a disk that another reader reads during its measurement is marked
 #    busy (a note, and "busy": true in the JSON), the others not;
+#  - create --measure refuses a name taken and a disk that holds data
+#    (swap) before it reads the disks: no "measuring" line, and no more
+#    read from a disk than probes and label reads;
 #  - create --measure --weights bandwidth makes a labelled volume of the
 #    three disks, each label with what its disk read (examine shows it;
 #    the lone controller's disk with no controller limit; examine
@@ -85,6 +88,31 @@ for d in "$D1" "$D2"; do
 	check "$d, read by nobody else: not busy" grep -qE "\"device\": \"$d\", .*\"busy\": false" /tmp/busy.json
 done
 check "... and a note names it" grep -qF "$D0 had other I/O during its measurement" /tmp/busy.json
+
+# what create refuses anyway is refused before --measure reads the disks
+# for seconds: no "measuring" line, and no more read from a disk than
+# its probe and label reads (a measurement reads tens of MiB)
+DISKS="$*"
+refused_unmeasured() { # WHAT MESSAGE
+	r0=$(bds_stat_field 3 "$D1")
+	# shellcheck disable=SC2086 # one word per disk
+	bdsadm create fast --measure --weights bandwidth --chunk 16K $DISKS \
+		>/tmp/early.out 2>/tmp/early.err
+	expect_eq "$?" 1 "create --measure, $1: exit status"
+	cat /tmp/early.err
+	check "... refused: $2" grep -qF "$2" /tmp/early.err
+	check "... before measuring" sh -c "! grep -q 'measuring (reads only)' /tmp/early.err"
+	r1=$(bds_stat_field 3 "$D1")
+	check "... $D1 not read for a measurement ($((r1 - r0)) sectors read)" \
+		[ $((r1 - r0)) -lt 16384 ]
+}
+dmsetup create fast --table "0 8 zero" || fail "cannot create dm device fast"
+refused_unmeasured "the name taken" "a device-mapper device named 'fast' already exists"
+dmsetup remove fast
+mkswap "/dev/$D2" >/dev/null || fail "cannot put a swap signature on $D2"
+refused_unmeasured "$D2 holds swap" "refusing to make devices that hold data into members"
+check "... naming $D2 ($3)" grep -qE "^bdsadm: $3 holds .*swap" /tmp/early.err
+run wipefs -q -a "/dev/$D2"
 
 run bdsadm create fast --measure --weights bandwidth --chunk 16K "$@"
 expect_eq "$(dmsetup table fast | tr ' ' '\n' | grep -c '^[0-9]*:[0-9]*$')" 3 \
