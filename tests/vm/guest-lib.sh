@@ -903,21 +903,14 @@ bds_unit_md5() {
 
 # bds_within SECONDS CMD...: run CMD in the background, its output (both
 # streams) in /tmp/within.out, then shown, and its exit status in
-# $within_rc; a run still going after SECONDS (checked every 0.2 s) fails
-# the test.  A guard against a hang, not a timing: the output decides.
+# $within_rc; a run still going after SECONDS fails the test
+# (bds_wait_bounded).  A guard against a hang, not a timing: the output
+# decides.
 bds_within() {
 	_lim=$1
 	shift
 	"$@" >/tmp/within.out 2>&1 &
-	_pid=$!
-	_t=0
-	while kill -0 "$_pid" 2>/dev/null; do
-		[ "$_t" -ge $((_lim * 5)) ] && fail "still running after $_lim s: $*"
-		sleep 0.2
-		_t=$((_t + 1))
-	done
-	wait "$_pid"
-	within_rc=$?
+	bds_wait_bounded within_rc $! "$_lim" "$*"
 	cat /tmp/within.out
 }
 
