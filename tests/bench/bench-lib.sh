@@ -240,6 +240,9 @@ bench_info() { echo "info:$1=$2"; }
 # md, ..., so that a change of the host's load in the meantime hits the
 # three alike.  Every round emits its own csv lines; the reports take
 # the median of the rounds and show min-max (PREFIX_rounds says how many).
+# A suite that measures a layout of its own beside the three names the
+# function that does it in BENCH_AFTER_ROUND: it runs at the end of every
+# round, so that its figures get the rounds' medians and spread too.
 bench_each_target() {
 	_pfx=$1 _fn=$2 _round=0
 	shift 2
@@ -247,6 +250,7 @@ bench_each_target() {
 	while [ "$_round" -lt "${BENCH_ROUNDS:-3}" ]; do
 		_round=$((_round + 1))
 		bench_each_target_once "$_pfx" "$_fn" "$@"
+		[ -z "${BENCH_AFTER_ROUND:-}" ] || "$BENCH_AFTER_ROUND"
 	done
 }
 bench_each_target_once() {

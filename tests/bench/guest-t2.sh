@@ -59,21 +59,19 @@ runs() { # TARGET DEV
 	esac
 }
 
-# BENCH_ROUNDS rounds, each bds striped md and then the weighted layout,
-# so that the weighted figures get medians and min-max too
-bench_info t2_rounds "${BENCH_ROUNDS:-3}"
-ROUND=0
-while [ "$ROUND" -lt "${BENCH_ROUNDS:-3}" ]; do
-	ROUND=$((ROUND + 1))
-	bench_each_target_once t2 runs --chunk 16K --disk-mbps 10 --controller-mbps 15
-	# the weighted layout: its limit is 90 MB/s, so a point below 90 %
-	# of it is run once more (unless BENCH_RETRY_BELOW=0 turned retries
-	# off)
+# The weighted layout, at the end of every round of bds striped md, so
+# that its figures get medians and min-max too.  Its limit is 90 MB/s,
+# so a point below 90 % of it is run once more (unless
+# BENCH_RETRY_BELOW=0 turned retries off).
+weighted() {
 	RETRY_EQ=$BENCH_RETRY_BELOW
 	[ "$RETRY_EQ" = 0 ] || BENCH_RETRY_BELOW=81
 	bench_bds_target t2w bds-stripe-w runs bandwidth --chunk 16K --disk-mbps 10 --controller-mbps 15
 	BENCH_RETRY_BELOW=$RETRY_EQ
-done
+}
+# shellcheck disable=SC2034 # bench-lib's bench_each_target reads it
+BENCH_AFTER_ROUND=weighted
+bench_each_target t2 runs --chunk 16K --disk-mbps 10 --controller-mbps 15
 
 rmmod dm_bds_stripe || log "rmmod dm_bds_stripe failed"
 pass "t2 suite done"
