@@ -948,6 +948,7 @@ bds_hung_report() {
 bds_wait_bounded() {
 	read -r _bt _ </proc/uptime
 	_bt=$((${_bt%.*} + $3))
+	_bn=0
 	while kill -0 "$2" 2>/dev/null; do
 		{ read -r _bs </proc/"$2"/stat; } 2>/dev/null || break
 		_bs=${_bs#*) }
@@ -958,7 +959,15 @@ bds_wait_bounded() {
 			kill -KILL "$2" 2>/dev/null
 			fail "hung (no end after $3 s): $4"
 		fi
-		sleep 0.05
+		# short commands are seen ending soon, long ones cost few polls
+		case $_bn in
+		0) sleep 0.01 ;;
+		1) sleep 0.02 ;;
+		2) sleep 0.05 ;;
+		3) sleep 0.1 ;;
+		*) sleep 0.2 ;;
+		esac
+		_bn=$((_bn + 1))
 	done
 	wait "$2"
 	_bw=$?
